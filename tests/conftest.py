@@ -1,0 +1,110 @@
+"""Shared fixtures: the built site served on localhost and a headless Debian chromium that
+records (and blocks) every request to another host."""
+from __future__ import annotations
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "_build" / "html"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    if not (SITE / "index.html").exists():
+        subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", ".", "-W", "-n",
+                        "--keep-going"], cwd=ROOT, check=True)
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is missing: run `python3 scripts/dev.py test`, which installs it")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class OfflinePage:
+    """A page whose requests to any host but the local server are aborted and recorded."""
+
+    def __init__(self, browser, base_url):
+        self.base = urlparse(base_url)
+        self.context = browser.new_context()
+        self.page = self.context.new_page()
+        self.off_site: list[str] = []
+        self.errors: list[str] = []
+        self.page.route("**/*", self._route)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _route(self, route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("data", "blob") or (url.hostname, url.port) == (self.base.hostname, self.base.port):
+            route.continue_()
+        else:
+            self.off_site.append(route.request.url)
+            route.abort()
+
+    def open(self, path: str):
+        self.page.goto(f"{self.base.geturl()}/{path}", wait_until="load")
+        self.page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+        return self.page
+
+    def set_value(self, name: str, value, attribute: str = "value"):
+        """Set a Bokeh control as user input would (fires its CustomJS)."""
+        self.page.evaluate(
+            """([name, value, attr]) => {
+                 for (const doc of Bokeh.documents) {
+                   const m = doc.get_model_by_name(name);
+                   if (m) { m[attr] = value; return; }
+                 }
+                 throw new Error("no model " + name);
+               }""", [name, value, attribute])
+
+    def text_of(self, name: str) -> str:
+        return self.page.evaluate(
+            """(name) => {
+                 for (const doc of Bokeh.documents) {
+                   const m = doc.get_model_by_name(name);
+                   if (m) return m.text;
+                 }
+                 throw new Error("no model " + name);
+               }""", name)
+
+    def shown_text(self, uid: str) -> str:
+        """The rendered (visible) text of a widget's output Div."""
+        return self.page.locator(f'[data-live="{uid}"] .bk-clearfix').first.inner_text()
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def offline_page(browser, site_url):
+    page = OfflinePage(browser, site_url)
+    yield page
+    assert page.off_site == [], f"requests to other hosts: {page.off_site}"
+    page.close()

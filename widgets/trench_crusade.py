@@ -1,0 +1,277 @@
+"""Trench Crusade: success rolls, ±DICE, markers, injuries and charges (rules math and data).
+
+Source: ``seeds/003`` (core rules digest, pp. 22–28, 33–34); supplementary rules (injury chart,
+armour, ranged modifiers, charge reach) from ``rules-notes.md`` (official rules v1.x).
+
+>>> success_odds(dice=0)
+{'failure': Fraction(5, 12), 'success': Fraction(5, 9), 'critical': Fraction(1, 36)}
+>>> net_dice(plus=2, minus=1)
+1
+>>> kept_total([3, 4, 5], dice=+1), kept_total([3, 4, 5], dice=-1)
+(9, 7)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil
+
+from . import dice as dice_lib  # the rules' own word "dice" names the ±DICE arguments
+from .errors import RuleInputError, require_int, require_number
+
+#: Net ±DICE accepted by the API (each DICE is one more die rolled; 50 keeps a call instant).
+MAX_NET_DICE = 50
+#: Flat modifiers to a 2D6 total beyond this make every band certain; refuse them as typos.
+MAX_MODIFIER = 100
+
+# --- success roll chart (p. 24) -----------------------------------------------------------
+#: (key, Korean label, lowest total, highest total); None = open end.
+SUCCESS_CHART: tuple[tuple[str, str, int | None, int | None], ...] = (
+    ("failure", "실패 (Failure)", None, 6),
+    ("success", "성공 (Success)", 7, 11),
+    ("critical", "대성공 (Critical success)", 12, None),
+)
+
+# --- injury chart (supplementary: official rules v1.x via rules-notes) --------------------
+INJURY_CHART: tuple[tuple[str, str, int | None, int | None], ...] = (
+    ("no_effect", "효과 없음 (No effect)", None, 1),
+    ("minor_hit", "경상 (Minor hit): 유혈 표식 +1", 2, 6),
+    ("down", "중상 (Down): 유혈 표식 +1, 이미 중상이면 +2", 7, 8),
+    ("out_of_action", "전투 불능 (Out of action)", 9, None),
+)
+
+#: Armour on injury rolls (supplementary): Korean label → amount subtracted from the total.
+ARMOUR: dict[str, int] = {
+    "없음 (none)": 0,
+    "표준 갑옷 (standard)": 1,
+    "강화 갑옷 (reinforced)": 2,
+    "기계 갑옷 (machine)": 3,
+}
+#: A trench shield subtracts one more and stacks with armour.
+TRENCH_SHIELD = 1
+
+#: Blood markers a model must have spent at once for a bloodbath: normal / Down.
+BLOODBATH_COST = {"normal": 6, "down": 3}
+
+
+def _check_dice(value: object) -> int:
+    return require_int(value, "dice", "±DICE", -MAX_NET_DICE, MAX_NET_DICE)
+
+
+def _check_modifier(value: object) -> int:
+    return require_int(value, "modifier", "보정치", -MAX_MODIFIER, MAX_MODIFIER)
+
+
+def net_dice(plus: int = 0, minus: int = 0) -> int:
+    """Cancel +DICE against −DICE: the net count (positive = keep highest).
+
+    ``minus`` is the number of −DICE, given as a positive count.
+
+    >>> net_dice(1, 1), net_dice(2, 1), net_dice(1, 2)
+    (0, 1, -1)
+    """
+    plus = require_int(plus, "plus", "+DICE 개수", 0, MAX_NET_DICE)
+    minus = require_int(minus, "minus", "−DICE 개수", 0, MAX_NET_DICE)
+    return plus - minus
+
+
+def kept_total(rolls: list[int], dice: int) -> int:
+    """Total of an actual ±DICE roll: keep the 2 highest (``dice`` > 0) or lowest (< 0) faces.
+
+    >>> kept_total([6, 1, 2, 6], dice=+2)
+    12
+    """
+    net = _check_dice(dice)
+    faces = [require_int(r, "roll", "주사위 눈", 1, 6) for r in rolls]
+    if len(faces) != 2 + abs(net):
+        raise RuleInputError(
+            f"{net:+d} DICE rolls {2 + abs(net)} dice, got {len(faces)}",
+            f"{net:+d} DICE면 주사위 {2 + abs(net)}개를 굴립니다 (입력: {len(faces)}개).",
+        )
+    return dice_lib.kept_total(faces, 2, highest=net >= 0)
+
+
+def success_roll(dice: int = 0, modifier: int = 0) -> dice_lib.Dist:
+    """Distribution of the success-roll total: 2D6 with net ±DICE, plus a flat modifier."""
+    net, mod = _check_dice(dice), _check_modifier(modifier)
+    return dice_lib.roll_and_keep(2, net, 6) + mod
+
+
+def success_odds(dice: int = 0, modifier: int = 0) -> dict[str, Fraction]:
+    """Exact odds of failure (2–6), success (7–11) and critical (12+) on the success roll.
+
+    ``dice`` is the net ±DICE after cancelling; ``modifier`` a flat modifier to the total.
+
+    >>> success_odds(dice=1)["critical"]
+    Fraction(2, 27)
+    >>> sum(success_odds(dice=-50, modifier=3).values())
+    Fraction(1, 1)
+    """
+    return success_roll(dice, modifier).bands((key, lo, hi) for key, _, lo, hi in SUCCESS_CHART)
+
+
+def risky_chain_odds(dice: int = 0, modifier: int = 0, risky_actions: int = 1) -> Fraction:
+    """Chance that a model gets through ``risky_actions`` risky actions (each needs 7+) without
+    its activation ending."""
+    count = require_int(risky_actions, "risky_actions", "위험한 행동 수", 0, 10)
+    odds = success_odds(dice, modifier)
+    return (odds["success"] + odds["critical"]) ** count
+
+
+def markers_to_dice(base_dice: int = 0, blood_spent: int = 0, blessing_spent: int = 0,
+                    blood_available: int | None = None,
+                    blessing_available: int | None = None) -> int:
+    """Net DICE on a model's own action after markers are spent.
+
+    The opponent turns up to the model's blood markers into −DICE; the model's owner turns up to
+    its blessing markers into +DICE; then ±DICE cancel.
+
+    >>> markers_to_dice(base_dice=1, blood_spent=3, blessing_spent=1)
+    -1
+    """
+    base = _check_dice(base_dice)
+    blood = require_int(blood_spent, "blood_spent", "쓴 유혈 표식", 0, MAX_NET_DICE)
+    blessing = require_int(blessing_spent, "blessing_spent", "쓴 축복 표식", 0, MAX_NET_DICE)
+    for spent, available, en, ko in ((blood, blood_available, "blood", "유혈"),
+                                     (blessing, blessing_available, "blessing", "축복")):
+        if available is not None and spent > available:
+            raise RuleInputError(
+                f"cannot spend {spent} {en} markers, the model has {available}",
+                f"{ko} 표식은 가진 만큼({available}개)만 쓸 수 있습니다 (입력: {spent}개).",
+            )
+    return _check_dice(base + blessing - blood)
+
+
+def injury_roll(dice: int = 0, armour: int = 0, modifier: int = 0, bloodbath: bool = False,
+                base_dice: int = 2) -> dice_lib.Dist:
+    """Distribution of an injury-roll total.
+
+    ``base_dice`` D6 are kept (2 normally, 3 for e.g. a bombardment); a bloodbath keeps one die
+    more. Net ``dice`` adds dice to roll and chooses highest/lowest; ``armour`` is subtracted.
+    """
+    net, mod = _check_dice(dice), _check_modifier(modifier)
+    armour = require_int(armour, "armour", "갑옷", 0, 20)
+    kept = require_int(base_dice, "base_dice", "기본 주사위 수", 1, 10) + (1 if bloodbath else 0)
+    return dice_lib.roll_and_keep(kept, net, 6) + (mod - armour)
+
+
+def injury_odds(dice: int = 0, armour: int = 0, modifier: int = 0, bloodbath: bool = False,
+                base_dice: int = 2) -> dict[str, Fraction]:
+    """Exact odds of each injury-chart result (supplementary rule).
+
+    >>> injury_odds()["out_of_action"]
+    Fraction(5, 18)
+    >>> injury_odds(bloodbath=True)["out_of_action"]   # 3D6 ≥ 9
+    Fraction(20, 27)
+    """
+    dist = injury_roll(dice, armour, modifier, bloodbath, base_dice)
+    return dist.bands((key, lo, hi) for key, _, lo, hi in INJURY_CHART)
+
+
+def bloodbath_available(blood_markers: int, down: bool = False) -> bool:
+    """Whether the model carries enough blood markers to be spent for a bloodbath."""
+    markers = require_int(blood_markers, "blood_markers", "유혈 표식", 0, 1000)
+    return markers >= BLOODBATH_COST["down" if down else "normal"]
+
+
+def d3_from_d6_face(face: int) -> int:
+    """Read a D6 face as a D3: 1–2 → 1, 3–4 → 2, 5–6 → 3."""
+    return (require_int(face, "face", "주사위 눈", 1, 6) + 1) // 2
+
+
+def charge_odds(movement: object, distance: object, dice: int = 0) -> Fraction:
+    """Chance that a charge (Movement + D6") ends within 1" of a target ``distance`` inches away.
+
+    The target must be within 12" to be charged (seed); ending within 1" is from rules-notes.
+    ``dice`` is reserved for effects that add ±DICE to the charge roll (1 D6, so highest/lowest of
+    1 + |dice|).
+
+    >>> charge_odds(movement=6, distance=10)   # the D6 must show 3+
+    Fraction(2, 3)
+    """
+    move = require_number(movement, "movement", "이동력", 0, 24)
+    gap = require_number(distance, "distance", "거리", 0, 1000)
+    if gap > 12:
+        raise RuleInputError(
+            f'a charge target must be within 12", got {distance}"',
+            f'돌격 대상은 12" 안에 있어야 합니다 (입력: {distance}").',
+        )
+    roll = dice_lib.roll_and_keep(1, _check_dice(dice), 6)
+    needed = gap - 1 - move  # inches the D6 must cover
+    return roll.at_least(ceil(needed)) if needed > 0 else Fraction(1)
+
+
+def first_player(models_a: int, models_b: int) -> dict[str, Fraction]:
+    """Who activates first: the side with fewer models; equal → a D6 roll-off (re-rolled on a
+    tie), so each side has exactly 1/2.
+
+    >>> first_player(5, 7)
+    {'A': Fraction(1, 1), 'B': Fraction(0, 1)}
+    """
+    a = require_int(models_a, "models_a", "A 모델 수", 1, 1000)
+    b = require_int(models_b, "models_b", "B 모델 수", 1, 1000)
+    if a == b:
+        return {"A": Fraction(1, 2), "B": Fraction(1, 2)}
+    return {"A": Fraction(int(a < b)), "B": Fraction(int(b < a))}
+
+
+def activation_order(models_a: int, models_b: int, first: str = "A") -> list[str]:
+    """Sequence of activations in one turn: sides alternate; when one side has no model left to
+    activate, the other activates the rest.
+
+    >>> "".join(activation_order(2, 4, first="A"))
+    'ABABBB'
+    """
+    a = require_int(models_a, "models_a", "A 모델 수", 0, 1000)
+    b = require_int(models_b, "models_b", "B 모델 수", 0, 1000)
+    if first not in ("A", "B"):
+        raise RuleInputError("first must be 'A' or 'B'", "먼저 하는 쪽은 A 또는 B입니다.")
+    left = {"A": a, "B": b}
+    turn, order = first, []
+    while left["A"] or left["B"]:
+        if left[turn]:
+            order.append(turn)
+            left[turn] -= 1
+        turn = "B" if turn == "A" else "A"
+    return order
+
+
+def round_up(numerator: int, denominator: int) -> int:
+    """Fractions: where only whole numbers apply, a division is rounded up.
+
+    >>> round_up(7, 2)
+    4
+    """
+    num = require_int(numerator, "numerator", "나눌 수", -10**9, 10**9)
+    den = require_int(denominator, "denominator", "나누는 수", 1, 10**9)
+    return -((-num) // den)
+
+
+@dataclass(frozen=True)
+class RangedSituation:
+    """Ranged-attack modifiers (supplementary): each is ±1 DICE."""
+
+    cover: bool = False
+    long_range: bool = False
+    elevated: bool = False
+
+    def dice(self) -> int:
+        return int(self.elevated) - int(self.cover) - int(self.long_range)
+
+
+def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
+                elevated: bool = False) -> int:
+    """Net DICE from the ranged modifiers: long range (beyond half the weapon's range) −1, cover −1,
+    elevated (more than 2" above) +1. Beyond the weapon's range the attack is not allowed.
+
+    >>> ranged_dice(20, 24), ranged_dice(12, 24, cover=True, elevated=True)
+    (-1, 0)
+    """
+    dist = require_number(distance, "distance", "거리", 0, 1000)
+    reach = require_number(weapon_range, "weapon_range", "사거리", 1, 1000)
+    if dist > reach:
+        raise RuleInputError(
+            f"target at {distance}\" is beyond the weapon's range of {weapon_range}\"",
+            f'대상({distance}")이 무기 사거리({weapon_range}") 밖에 있습니다.',
+        )
+    return RangedSituation(bool(cover), dist > reach / 2, bool(elevated)).dice()
