@@ -55,6 +55,7 @@ class OfflinePage:
         self.base = urlparse(base_url)
         self.context = browser.new_context()
         self.page = self.context.new_page()
+        self.page.set_default_timeout(10000)
         self.off_site: list[str] = []
         self.errors: list[str] = []
         self.page.route("**/*", self._route)

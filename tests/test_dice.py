@@ -1,0 +1,94 @@
+"""The dice core against brute-force enumeration of every ordered roll."""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from widgets import dice
+from widgets.errors import RuleInputError
+
+
+def oracle(count: int, sides: int, score) -> dict[int, Fraction]:
+    """Enumerate all sides**count ordered rolls and score each one."""
+    tally = Counter(score(sorted(roll)) for roll in itertools.product(range(1, sides + 1), repeat=count))
+    total = sides**count
+    return {v: Fraction(n, total) for v, n in sorted(tally.items())}
+
+
+CASES = [(n, s) for s in (2, 3, 4, 6, 8) for n in range(0, 6) if s**n <= 40000]
+
+
+@pytest.mark.parametrize("count,sides", CASES)
+def test_sum_matches_enumeration(count, sides):
+    assert dice.dice_sum(count, sides).probabilities() == oracle(count, sides, sum)
+
+
+@pytest.mark.parametrize("count,sides,keep", [(n, s, k) for n, s in CASES for k in (1, 2, 3) if k <= n])
+def test_keep_highest_and_lowest_match_enumeration(count, sides, keep):
+    assert dice.keep_highest(count, keep, sides).probabilities() == \
+        oracle(count, sides, lambda r: sum(r[len(r) - keep:]))
+    assert dice.keep_lowest(count, keep, sides).probabilities() == \
+        oracle(count, sides, lambda r: sum(r[:keep]))
+
+
+@pytest.mark.parametrize("extra", range(-4, 5))
+def test_roll_and_keep_matches_enumeration(extra):
+    count = 2 + abs(extra)
+    expected = oracle(count, 6, lambda r: sum(r[-2:]) if extra >= 0 else sum(r[:2]))
+    assert dice.roll_and_keep(2, extra, 6).probabilities() == expected
+
+
+def test_d3_from_d6_maps_pairs_of_faces():
+    assert dice.d3_from_d6().probabilities() == {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}
+
+
+@pytest.mark.parametrize("count", [1, 10, 50, 200])
+def test_large_pools_sum_to_exactly_one(count):
+    for dist in (dice.keep_highest(count, min(2, count), 6), dice.keep_lowest(count, min(2, count), 6),
+                 dice.dice_sum(count, 6)):
+        assert sum(dist.probabilities().values()) == 1
+    assert dice.dice_sum(count, 6).total == 6**count
+
+
+def test_numpy_and_python_convolution_agree():
+    # 40D6 overflows int64 partial sums, so the second call takes the exact Python path
+    small = dice.dice_sum(5, 6) + dice.dice_sum(4, 6)
+    assert small == dice.dice_sum(9, 6)
+    big = dice.dice_sum(40, 6) + dice.dice_sum(40, 6)
+    assert big.total == 6**80
+    assert big.probability(80) == Fraction(1, 6**80)
+    assert big == dice.dice_sum(80, 6)
+
+
+def test_bands_must_partition_outcomes():
+    two_d6 = dice.dice_sum(2, 6)
+    assert two_d6.bands([("low", None, 6), ("high", 7, None)]) == {
+        "low": Fraction(15, 36), "high": Fraction(21, 36)}
+    with pytest.raises(ValueError):
+        two_d6.bands([("low", None, 6), ("mid", 6, 8), ("high", 9, None)])
+    with pytest.raises(ValueError):
+        two_d6.bands([("low", None, 5), ("high", 7, None)])
+
+
+def test_dist_is_immutable_and_exact():
+    d = dice.die(6)
+    with pytest.raises(AttributeError):
+        d.anything = 1
+    assert (d - 1).min == 0 and (-d).max == -1
+    assert d.mean() == Fraction(7, 2)
+    assert d.map(lambda f: f % 2).probabilities() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+
+
+@pytest.mark.parametrize("bad", [-1, 201, 2.5, "3", None, True, float("nan")])
+def test_bad_counts_raise_clear_errors(bad):
+    with pytest.raises(ValueError) as err:
+        dice.dice_sum(bad, 6)
+    assert isinstance(err.value, RuleInputError) and err.value.korean
+
+
+def test_kept_total_of_actual_rolls():
+    assert dice.kept_total([3, 4, 5], 2, highest=True) == 9
+    assert dice.kept_total([3, 4, 5], 2, highest=False) == 7

@@ -1,0 +1,95 @@
+"""The built Trench Crusade page in headless chromium: offline, every widget live, exact values."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from widgets import trench_crusade as tc
+from widgets.views import format as fmt
+
+PAGE = "book/trench_crusade.html"
+UIDS = ["tc-pool", "tc-activation", "tc-charge", "tc-risky", "tc-success", "tc-plusminus",
+        "tc-markers", "tc-injury-blood", "tc-injury-blessing", "tc-fraction", "tc-injury",
+        "tc-ranged"]
+
+
+def visible_text(page, uid: str) -> str:
+    """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
+    return page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
+
+
+def test_page_loads_offline_with_every_widget_rendered(offline_page):
+    page = offline_page.open(PAGE)
+    for uid in UIDS:
+        root = page.locator(f'[data-live="{uid}"] [data-root-id]')
+        assert root.count() == 1, uid
+        assert offline_page.text_of(f"{uid}-out"), uid
+    # no code cells on the site
+    assert page.locator("div.cell_input").count() == 0
+    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+
+
+def test_success_slider_changes_the_exact_odds(offline_page):
+    page = offline_page.open(PAGE)
+    for net, mod in [(1, 0), (-3, 2), (10, -5), (0, 0)]:
+        offline_page.set_value("tc-success-dice", net)
+        offline_page.set_value("tc-success-modifier", mod)
+        odds = tc.success_odds(net, mod)
+        shown = visible_text(page, "tc-success")
+        for p in odds.values():
+            assert fmt.prob(p) in shown, (net, mod, shown)
+        bars = page.evaluate("() => Bokeh.documents.map(d => d.get_model_by_name('tc-success-bars'))"
+                             ".find(Boolean).data.t")
+        assert list(bars) == [fmt.prob(p) for p in tc.success_roll(net, mod).probabilities().values()]
+
+
+def test_keyboard_on_the_slider_moves_it_like_a_reader(offline_page):
+    page = offline_page.open(PAGE)
+    handle = page.locator('[data-live="tc-success"] .noUi-handle').first
+    handle.focus()
+    handle.press("ArrowRight")   # 0 → +1 DICE
+    assert fmt.prob(tc.success_odds(1, 0)["critical"]) in visible_text(page, "tc-success")
+
+
+def test_select_and_switch_on_the_injury_widget(offline_page):
+    page = offline_page.open(PAGE)
+    root = page.locator('[data-live="tc-injury"]')
+    root.locator("select").select_option(label="강화 갑옷 (reinforced)")
+    root.locator(".bk-Switch").nth(1).click()             # bloodbath on
+    odds = tc.injury_odds(dice=0, armour=2, bloodbath=True)
+    shown = visible_text(page, "tc-injury")
+    for p in odds.values():
+        assert html.unescape(fmt.prob(p)) in shown
+    root.locator(".bk-Switch").nth(0).click()             # trench shield: armour 3
+    shown = visible_text(page, "tc-injury")
+    assert fmt.prob(tc.injury_odds(dice=0, armour=3, bloodbath=True)["out_of_action"]) in shown
+
+
+def test_charge_and_ranged_widgets_follow_the_library(offline_page):
+    page = offline_page.open(PAGE)
+    offline_page.set_value("tc-charge-movement", 5)
+    offline_page.set_value("tc-charge-distance", 9.5)
+    assert fmt.prob(tc.charge_odds(5, 9.5)) in visible_text(page, "tc-charge")
+    offline_page.set_value("tc-ranged-weapon_range", "12")
+    offline_page.set_value("tc-ranged-distance", 20)
+    assert "사거리" in visible_text(page, "tc-ranged") and "밖" in visible_text(page, "tc-ranged")
+    offline_page.set_value("tc-ranged-distance", 10)
+    net = tc.ranged_dice(10, 12)
+    assert fmt.prob(tc.success_odds(net)["success"]) in visible_text(page, "tc-ranged")
+
+
+def test_markers_and_activation_widgets(offline_page):
+    page = offline_page.open(PAGE)
+    offline_page.set_value("tc-markers-blood", 3)
+    offline_page.set_value("tc-markers-blessing", 1)
+    after = tc.markers_to_dice(0, 3, 1)
+    assert fmt.prob(tc.success_odds(after)["success"]) in visible_text(page, "tc-markers")
+    offline_page.set_value("tc-activation-models_a", 3)
+    offline_page.set_value("tc-activation-models_b", 5)
+    text = visible_text(page, "tc-activation")
+    assert " → ".join(tc.activation_order(3, 5, "A")) in text
+    offline_page.set_value("tc-fraction-numerator", 11)
+    offline_page.set_value("tc-fraction-denominator", 4)
+    assert re.search(rf"11 ÷ 4 = 11/4 .* {tc.round_up(11, 4)}", visible_text(page, "tc-fraction"))

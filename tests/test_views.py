@@ -1,0 +1,107 @@
+"""The view layer shows what the library computes, on every static entry and in Jupyter."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from widgets import trench_crusade as tc
+from widgets.views import format as fmt
+from widgets.views import generic
+from widgets.views import trench_crusade as views
+from widgets.views.live import LiveWidget, Shown, number
+
+TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_widget,
+              views.activation_widget, views.risky_widget, views.charge_widget,
+              views.markers_widget, views.injury_widget, views.fraction_widget,
+              views.ranged_widget, generic.dice_pool_widget]
+
+
+@pytest.mark.parametrize("make", TC_WIDGETS)
+def test_static_table_covers_every_option_and_has_no_python_errors(make):
+    widget = make()
+    table = widget.static_table()
+    size = 1
+    for c in widget.controls:
+        size *= len(c.options)
+    assert len(table) == size
+    for key, entry in table.items():
+        assert "입력을 처리할 수 없습니다" not in entry["h"], key
+        if "y" in entry:
+            assert abs(sum(entry["y"]) - 1) < 1e-9, key
+
+
+def test_success_entries_equal_the_library():
+    table = views.success_widget().static_table()
+    for net in range(-10, 11):
+        for mod in range(-5, 6):
+            entry = table[f"{net}|{mod}"]
+            for key, p in tc.success_odds(net, mod).items():
+                assert html.escape(fmt.prob(p)) in entry["h"]
+            dist = tc.success_roll(net, mod).probabilities()
+            assert entry["x"] == list(dist)
+            assert entry["t"] == [fmt.prob(p) for p in dist.values()]
+
+
+def test_out_of_range_entry_shows_korean_message_without_bars():
+    table = views.ranged_widget().static_table()
+    entry = table["12|20|0|0"]
+    assert "사거리" in entry["h"] and "widget-error" in entry["h"] and "x" not in entry
+
+
+def test_jupyter_view_accepts_values_beyond_the_static_table():
+    widget = views.success_widget()
+    box = widget.ipywidget()
+    dice_box, mod_box, out = box.children[1], box.children[2], box.children[3]
+    dice_box.value = 40
+    assert html.escape(fmt.prob(tc.success_odds(40)["critical"])) in out.value
+    dice_box.value = 999
+    assert "widget-error" in out.value and "±DICE" in out.value  # Korean message, no traceback
+    dice_box.value = 2
+    mod_box.value = -1
+    assert fmt.prob(tc.success_odds(2, -1)["success"]) in out.value
+
+
+def test_mime_bundle_carries_widget_view_html_and_text():
+    bundle = views.success_widget()._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert 'data-live="tc-success"' in bundle["text/html"]
+    assert "5/12 (41.67%)" in bundle["text/plain"]
+
+
+def test_control_keys_match_the_javascript_key_format():
+    # JS builds String(value) for numbers and "1"/"0" for toggles
+    c = number("d", "거리", 1, 3, 2, step=0.5)
+    assert [c.key(v) for v in c.options] == ["1", "1.5", "2", "2.5", "3"]
+    w = views.charge_widget()
+    assert "6|9.5" in w.static_table() and "6|10" in w.static_table()
+
+
+def test_bad_input_in_compute_becomes_a_message():
+    def compute(x):
+        return Shown(str(tc.success_odds(dice=x)))
+    w = LiveWidget("t-bad", [number("x", "x", 0, 1, 0)], compute)
+    assert "widget-error" in w.shown(x="abc").html
+
+
+def test_percent_formatting_rounds_from_the_exact_value():
+    from fractions import Fraction
+    assert fmt.percent(Fraction(1, 8)) == "12.50%"
+    assert fmt.percent(Fraction(2, 3)) == "66.67%"
+    assert fmt.percent(Fraction(1, 10**6)) == "< 0.01%"
+    assert fmt.percent(1 - Fraction(1, 10**6)) == "> 99.99%"
+    assert fmt.prob(Fraction(5, 12)) == "5/12 (41.67%)"
+
+
+def test_uids_unique_in_each_notebook():
+    import nbformat
+    from pathlib import Path
+    for path in Path(__file__).resolve().parent.parent.joinpath("book").glob("*.ipynb"):
+        nb = nbformat.read(path, as_version=4)
+        uids = []
+        for cell in nb.cells:
+            for out in cell.get("outputs", []):
+                html = out.get("data", {}).get("text/html", "")
+                uids += re.findall(r'data-live="([^"]+)"', html)
+        assert len(uids) == len(set(uids)), path.name
