@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import subprocess
 import sys
 import threading
@@ -13,7 +14,8 @@ from urllib.parse import urlparse
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "_build" / "html"
+# BOOK_SITE points the browser tests at another build (e.g. one made with a private --toc).
+SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "html"))
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

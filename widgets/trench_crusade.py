@@ -12,12 +12,12 @@ armour, ranged modifiers, charge reach) from ``rules-notes.md`` (official rules 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 
 from . import dice as dice_lib  # the rules' own word "dice" names the ±DICE arguments
 from .errors import RuleInputError, require_int, require_number
+from .ranges import RangeBands
 
 #: Net ±DICE accepted by the API (each DICE is one more die rolled; 50 keeps a call instant).
 MAX_NET_DICE = 50
@@ -247,31 +247,14 @@ def round_up(numerator: int, denominator: int) -> int:
     return -((-num) // den)
 
 
-@dataclass(frozen=True)
-class RangedSituation:
-    """Ranged-attack modifiers (supplementary): each is ±1 DICE."""
-
-    cover: bool = False
-    long_range: bool = False
-    elevated: bool = False
-
-    def dice(self) -> int:
-        return int(self.elevated) - int(self.cover) - int(self.long_range)
-
-
 def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
                 elevated: bool = False) -> int:
-    """Net DICE from the ranged modifiers: long range (beyond half the weapon's range) −1, cover −1,
-    elevated (more than 2" above) +1. Beyond the weapon's range the attack is not allowed.
+    """Net DICE from the ranged modifiers (supplementary): long range (beyond half the weapon's
+    range) −1, cover −1, elevated (more than 2" above) +1. Beyond the weapon's range the attack is
+    not allowed (the shared range component raises).
 
     >>> ranged_dice(20, 24), ranged_dice(12, 24, cover=True, elevated=True)
     (-1, 0)
     """
-    dist = require_number(distance, "distance", "거리", 0, 1000)
-    reach = require_number(weapon_range, "weapon_range", "사거리", 1, 1000)
-    if dist > reach:
-        raise RuleInputError(
-            f"target at {distance}\" is beyond the weapon's range of {weapon_range}\"",
-            f'대상({distance}")이 무기 사거리({weapon_range}") 밖에 있습니다.',
-        )
-    return RangedSituation(bool(cover), dist > reach / 2, bool(elevated)).dice()
+    band = RangeBands.half_range(weapon_range, long_modifier=-1, unit='"').band(distance)
+    return band.modifier - int(bool(cover)) + int(bool(elevated))

@@ -1,0 +1,465 @@
+"""Hunter's Moon (헌터즈 문) combat chapter: checks, damage, destroying threats, round order.
+
+Check (rules-notes, as BCDice ``HuntersMoon.rb``): 2D6 + modifiers ≥ target succeeds; a raw 12
+is a special (always succeeds), a raw 2 a fumble (always fails), whatever the modifiers.
+
+WORKING MODEL (rules-notes, not the seed): hit check = 2D6 + 【무용】 + modifiers against the
+target's 【방어치】; defence check = 2D6 + the ability on the threat card against its 【공격치】.
+Everything else below is read from the seed's combat chapter.
+
+>>> check_odds(0, 7)["success"]
+Fraction(5, 9)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from .dice import Dist, dice_sum, die
+from .errors import RuleInputError, require_int
+
+# --- constants read from the source -------------------------------------------------------
+FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails
+SPECIAL_RAW = 12          # raw 2D6 = 12: special, always succeeds (critical hit on a hit check)
+PARAGRAPHS = (1, 2, 3, 4, 5)
+OUT_OF_RANGE = 6          # plotting a 6 puts the token in 권외 (out of range)
+PURSUIT_ROUND = 3         # the pursuit round counts as melee round 3
+PURSUIT_DAMAGE_DIE = 6    # in the pursuit round all damage is +1D6
+RECON_COUNTERATTACK_DIE = 6  # recon fumble: 1D6 + monster level to every PC
+BOUND_CHECK_MODIFIER = -1        # 포박: a bound PC takes −1 on every check
+BOUND_THREAT_VALUE_MODIFIER = -1  # 포박: a bound body/threat has 【공격치】 and 【방어치】 −1
+BOUND_ROUND_END_DIE = 6          # 포박: −1D6 【생명력】 at round end
+FLYING_DAMAGE_REDUCTION = 5      # 비행: damage from a non-anti-air (대공) attack −5
+DIVING_ACHIEVEMENT = 6           # 잠수: an auto-hit counts as achievement 6 where one is needed
+
+# ASSUMPTION (the seed gives no number): 권외 is not a paragraph, so it adds no paragraph bonus.
+OUT_OF_RANGE_DAMAGE_BONUS = 0
+
+OUTCOMES = ("fumble", "failure", "success", "special")
+OUTCOME_KO = {"fumble": "펌블", "failure": "실패", "success": "성공", "special": "스페셜"}
+
+# --- input bounds (sanity limits so every call stays small; not rules) ---------------------
+MAX_VALUE = 100       # abilities, modifiers, achievement values
+MAX_TOTAL = 2 * MAX_VALUE + 1  # ability + modifier + status, as combined inside one check
+MAX_TARGET = 200      # target numbers (【방어치】, 【공격치】, recon target)
+MAX_POWER = 100       # weapon / threat power, weapon critical extra
+MAX_DURABILITY = 200  # threat 【내구도】, body 【생명력】
+MAX_DOOM_STAGE = 20   # black-area awakening stage
+MAX_LEVEL = 50        # monster level
+MAX_PCS = 30          # PCs in one round order
+MAX_NAME = 100        # characters in a name
+
+_TWO_D6 = dice_sum(2, 6)
+
+
+def _require_bool(value: object, name: str, name_ko: str) -> bool:
+    """Only real booleans: a stray 0/"no" would silently flip a rule."""
+    if not isinstance(value, bool):
+        raise RuleInputError(f"{name} must be True or False, got {value!r}",
+                             f"{name_ko}에는 예/아니오(True/False)만 넣어 주세요 (입력값: {value!r}).")
+    return value
+
+
+def _require_name(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        raise RuleInputError(f"name must be non-empty text of at most {MAX_NAME} characters",
+                             f"이름은 {MAX_NAME}자 이하의 비어 있지 않은 글자여야 합니다 (입력값: {value!r}).")
+    return value
+
+
+def _bound_mod(bound: bool, what: int) -> int:
+    return what if bound else 0
+
+
+def _outcome(raw: int, modifier: int, target: int) -> str:
+    # raw dice decide special/fumble before the modifiers are even looked at
+    if raw <= FUMBLE_RAW:
+        return "fumble"
+    if raw >= SPECIAL_RAW:
+        return "special"
+    return "success" if raw + modifier >= target else "failure"
+
+
+# --- the check -----------------------------------------------------------------------------
+def check_odds(modifier: int, target: int) -> dict[str, Fraction]:
+    """Exact odds of a 2D6 + ``modifier`` ≥ ``target`` check by outcome.
+
+    Raw 12 is a special (a success even if the total misses), raw 2 a fumble (a failure even if
+    the total makes it), so success + special is never 0 and never 1.
+
+    >>> check_odds(0, 7)
+    {'fumble': Fraction(1, 36), 'failure': Fraction(7, 18), 'success': Fraction(5, 9), 'special': Fraction(1, 36)}
+    >>> check_odds(-20, 7)["special"], check_odds(20, 7)["fumble"]
+    (Fraction(1, 36), Fraction(1, 36))
+    """
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_TOTAL, MAX_TOTAL)
+    target = require_int(target, "target", "목표치", -MAX_TARGET - 1, MAX_TARGET)
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for raw, weight in _TWO_D6.weights.items():
+        counts[_outcome(raw, modifier, target)] += weight
+    return {key: Fraction(n, _TWO_D6.total) for key, n in counts.items()}
+
+
+def success_chance(odds: dict[str, Fraction]) -> Fraction:
+    """Success + special of a :func:`check_odds` result.
+
+    >>> success_chance(check_odds(0, 7))
+    Fraction(7, 12)
+    """
+    return odds["success"] + odds["special"]
+
+
+def paragraph_label(paragraph: int) -> str:
+    """Korean label of a paragraph slot (6 = 권외).
+
+    >>> paragraph_label(3), paragraph_label(6)
+    ('패러그래프 3', '권외')
+    """
+    paragraph = require_int(paragraph, "paragraph", "패러그래프", 1, OUT_OF_RANGE)
+    return "권외" if paragraph == OUT_OF_RANGE else f"패러그래프 {paragraph}"
+
+
+# --- damage --------------------------------------------------------------------------------
+def pc_damage(weapon_power: int, paragraph: int, doom_stage: int = 0,
+              critical_achievement: int | None = None, pursuit: bool = False,
+              critical_extra: int = 0) -> Dist:
+    """Damage of a PC's hit: weapon power + own current paragraph number.
+
+    Plus the black-area awakening stage (파멸의 색, 0 = not awakened), plus the hit check's
+    achievement value on a critical hit (special) together with any weapon ``critical_extra``,
+    plus 1D6 in the pursuit round. ``paragraph`` 6 means 권외 (adds
+    ``OUT_OF_RANGE_DAMAGE_BONUS``, an assumption). Never below 0.
+
+    >>> pc_damage(3, 2)
+    Dist({5: 1})
+    >>> pc_damage(3, 2, doom_stage=1, critical_achievement=15).mean()
+    Fraction(21, 1)
+    >>> pc_damage(3, 2, pursuit=True).min, pc_damage(3, 2, pursuit=True).max
+    (6, 11)
+    """
+    weapon_power = require_int(weapon_power, "weapon_power", "무기 위력", 0, MAX_POWER)
+    paragraph = require_int(paragraph, "paragraph", "패러그래프", 1, OUT_OF_RANGE)
+    doom_stage = require_int(doom_stage, "doom_stage", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
+    pursuit = _require_bool(pursuit, "pursuit", "추격 라운드")
+    critical_extra = require_int(critical_extra, "critical_extra", "크리티컬 추가 데미지", 0, MAX_POWER)
+    bonus = OUT_OF_RANGE_DAMAGE_BONUS if paragraph == OUT_OF_RANGE else paragraph
+    flat = weapon_power + bonus + doom_stage
+    if critical_achievement is not None:
+        flat += require_int(critical_achievement, "critical_achievement", "명중판정 달성치",
+                            -MAX_TOTAL, MAX_TOTAL + SPECIAL_RAW) + critical_extra
+    damage = Dist.constant(flat) + (die(PURSUIT_DAMAGE_DIE) if pursuit else 0)
+    return damage.map(lambda d: max(0, d))  # a very negative achievement cannot heal
+
+
+def threat_damage(power: int, doom: int = 0, pursuit: bool = False) -> Dist:
+    """Damage of a threat's hit: its power, no paragraph bonus; the doom colour counts double.
+
+    ``doom`` is the black-area awakening stage (0 = not awakened); a threat adds 2 × it.
+    In the pursuit round all damage is +1D6, a threat's too.
+
+    >>> threat_damage(4)
+    Dist({4: 1})
+    >>> threat_damage(4, doom=2)
+    Dist({8: 1})
+    """
+    power = require_int(power, "power", "위협 위력", 0, MAX_POWER)
+    doom = require_int(doom, "doom", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
+    pursuit = _require_bool(pursuit, "pursuit", "추격 라운드")
+    return Dist.constant(power + 2 * doom) + (die(PURSUIT_DAMAGE_DIE) if pursuit else 0)
+
+
+# --- statuses (상태) ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StatusRule:
+    """One special status as the seed words it (for display next to the widgets)."""
+    key: str
+    name_ko: str
+    rule_ko: str
+
+
+STATUSES = (
+    StatusRule("bound", "포박", "이동 불가, 모든 판정 −1. 괴물 본체·위협은 【공격치】·【방어치】 −1. "
+                               "라운드 종료 시 【생명력】 1D6 감소."),
+    StatusRule("flying", "비행", "자신의 모든 무기에 「대공」. 「대공」이 없는 공격의 데미지 5점 경감."),
+    StatusRule("diving", "잠수", "잠수상태가 아닌 목표를 공격하면 주사위 없이 자동명중(달성치가 필요하면 6). "
+                               "괴물·위협이 잠수상태면 목표 PC는 방어판정 불가."),
+)
+
+
+def bound_round_end_loss() -> Dist:
+    """【생명력】 a bound character loses at round end (1D6).
+
+    >>> bound_round_end_loss().mean()
+    Fraction(7, 2)
+    """
+    return die(BOUND_ROUND_END_DIE)
+
+
+def flying_damage(damage: Dist, target_flying: bool, anti_air: bool = False,
+                  attacker_flying: bool = False) -> Dist:
+    """Damage a target takes after 비행: −5 (not below 0) unless the attack is 대공.
+
+    A flying attacker's weapons all count as 대공.
+
+    >>> flying_damage(Dist.constant(7), target_flying=True)
+    Dist({2: 1})
+    >>> flying_damage(Dist.constant(7), target_flying=True, attacker_flying=True)
+    Dist({7: 1})
+    """
+    if not isinstance(damage, Dist):
+        raise RuleInputError("damage must be a Dist", "데미지는 분포(Dist)여야 합니다.")
+    target_flying = _require_bool(target_flying, "target_flying", "목표 비행상태")
+    anti_air = _require_bool(anti_air, "anti_air", "대공")
+    attacker_flying = _require_bool(attacker_flying, "attacker_flying", "공격자 비행상태")
+    if not target_flying or anti_air or attacker_flying:
+        return damage
+    return damage.map(lambda d: max(0, d - FLYING_DAMAGE_REDUCTION))
+
+
+def diving_auto_hit(attacker_diving: bool, target_diving: bool) -> bool:
+    """Whether 잠수 lets the attacker skip the hit check (diving attacker, non-diving target).
+
+    >>> diving_auto_hit(True, False), diving_auto_hit(True, True)
+    (True, False)
+    """
+    attacker_diving = _require_bool(attacker_diving, "attacker_diving", "공격자 잠수상태")
+    target_diving = _require_bool(target_diving, "target_diving", "목표 잠수상태")
+    return attacker_diving and not target_diving
+
+
+# --- attacking a threat --------------------------------------------------------------------
+@dataclass(frozen=True)
+class DestroyOdds:
+    """Exact odds of one attack on a threat card."""
+    hit: Fraction            # hit check succeeds (or auto-hit)
+    critical: Fraction       # special on the hit check → critical hit
+    destroy: Fraction        # hit and damage ≥ 【내구도】 (격파)
+    body_loss: int           # 본체 【생명력】 lost when destroyed = the threat's 【내구도】
+    expected_body_loss: Fraction
+
+
+def destroy_odds(might: int, defence: int, weapon_power: int, paragraph: int, durability: int,
+                 *, modifier: int = 0, doom_stage: int = 0, pursuit: bool = False,
+                 critical_extra: int = 0, attacker_bound: bool = False,
+                 threat_bound: bool = False, threat_flying: bool = False,
+                 anti_air: bool = False, attacker_flying: bool = False,
+                 attacker_diving: bool = False, threat_diving: bool = False) -> DestroyOdds:
+    """Chance that a PC's attack hits a threat and destroys it, and what the body loses.
+
+    Hit check (working model): 2D6 + ``might`` (【무용】) + ``modifier`` ≥ 【방어치】. On a special
+    the damage gains the achievement value (12 + modifiers) and ``critical_extra``. 포박 gives
+    the attacker −1 and the threat −1 【방어치】; 비행 on the threat takes 5 off non-대공 damage;
+    a diving attacker against a non-diving threat auto-hits (no dice, so no special).
+
+    >>> odds = destroy_odds(1, 9, 2, 1, 4)
+    >>> odds.hit, odds.destroy, odds.body_loss
+    (Fraction(5, 12), Fraction(1, 36), 4)
+    >>> destroy_odds(1, 9, 2, 3, 4).destroy
+    Fraction(5, 12)
+    """
+    might = require_int(might, "might", "무용", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    defence = require_int(defence, "defence", "방어치", -MAX_TARGET, MAX_TARGET)
+    durability = require_int(durability, "durability", "내구도", 1, MAX_DURABILITY)
+    total_mod = might + modifier + _bound_mod(
+        _require_bool(attacker_bound, "attacker_bound", "공격자 포박상태"), BOUND_CHECK_MODIFIER)
+    defence += _bound_mod(_require_bool(threat_bound, "threat_bound", "위협 포박상태"),
+                          BOUND_THREAT_VALUE_MODIFIER)
+
+    def dealt(achievement: int | None) -> Dist:
+        raw = pc_damage(weapon_power, paragraph, doom_stage, achievement, pursuit, critical_extra)
+        return flying_damage(raw, threat_flying, anti_air, attacker_flying)
+
+    if diving_auto_hit(attacker_diving, threat_diving):
+        hit, critical, destroy = Fraction(1), Fraction(0), dealt(None).at_least(durability)
+    else:
+        plain_destroy = dealt(None).at_least(durability)
+        hit = critical = destroy = Fraction(0)
+        for raw, weight in _TWO_D6.weights.items():
+            p = Fraction(weight, _TWO_D6.total)
+            result = _outcome(raw, total_mod, defence)
+            if result == "success":
+                hit += p
+                destroy += p * plain_destroy
+            elif result == "special":
+                hit += p
+                critical += p
+                destroy += p * dealt(raw + total_mod).at_least(durability)
+    return DestroyOdds(hit, critical, destroy, durability, destroy * durability)
+
+
+def defence_odds(ability: int, attack_value: int, modifier: int = 0, *, bound: bool = False,
+                 threat_bound: bool = False, threat_diving: bool = False) -> dict[str, Fraction]:
+    """Outcome odds of a PC's defence check against a threat's attack (working model).
+
+    2D6 + ``ability`` (named on the card) + ``modifier`` ≥ the threat's 【공격치】 (−1 if the
+    threat is bound); a bound PC has −1. A diving threat allows no defence check: the attack
+    lands (reported as failure 1).
+
+    >>> defence_odds(2, 8)["failure"]
+    Fraction(1, 4)
+    >>> defence_odds(2, 8, threat_diving=True)["failure"]
+    Fraction(1, 1)
+    """
+    if _require_bool(threat_diving, "threat_diving", "위협 잠수상태"):
+        return {key: Fraction(key == "failure") for key in OUTCOMES}
+    ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    attack_value = require_int(attack_value, "attack_value", "공격치", -MAX_TARGET, MAX_TARGET)
+    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
+                                            BOUND_CHECK_MODIFIER)
+    target = attack_value + _bound_mod(_require_bool(threat_bound, "threat_bound", "위협 포박상태"),
+                                       BOUND_THREAT_VALUE_MODIFIER)
+    return check_odds(total, target)
+
+
+# --- recon and pursuit ---------------------------------------------------------------------
+def recon_odds(brain: int, target: int, modifier: int = 0, bound: bool = False) -> dict[str, Fraction]:
+    """Recon check (【두뇌】) odds; the seed names no target, so the GM's number is passed in.
+
+    A failure ends the recon round; a fumble also brings the counterattack
+    (:func:`recon_counterattack`).
+
+    >>> recon_odds(1, 7)["fumble"]
+    Fraction(1, 36)
+    """
+    brain = require_int(brain, "brain", "두뇌", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    bonus = _bound_mod(_require_bool(bound, "bound", "포박상태"), BOUND_CHECK_MODIFIER)
+    return check_odds(brain + modifier + bonus, target)
+
+
+def recon_counterattack(monster_level: int) -> Dist:
+    """Damage each PC in the fight takes after a recon fumble: 1D6 + the body's level.
+
+    >>> recon_counterattack(2).min, recon_counterattack(2).max
+    (3, 8)
+    """
+    monster_level = require_int(monster_level, "monster_level", "괴물 본체 레벨", 0, MAX_LEVEL)
+    return die(RECON_COUNTERATTACK_DIE) + monster_level
+
+
+def can_pursue(body_life: int) -> bool:
+    """Pursuit is possible while the body has 【생명력】 1 or more.
+
+    >>> can_pursue(1), can_pursue(0)
+    (True, False)
+    """
+    body_life = require_int(body_life, "body_life", "본체 생명력", 0, MAX_DURABILITY)
+    return body_life >= 1
+
+
+def pursuit_odds(ability: int, body_defence: int, modifier: int = 0, bound: bool = False,
+                 body_bound: bool = False) -> Fraction:
+    """Chance one PC's pursuit check (【두뇌】 or 【기술】) meets the body's 【방어치】.
+
+    Success gives one extra round, treated as melee round ``PURSUIT_ROUND`` (3), in which all
+    damage is +1D6 (``pursuit=True`` in the damage functions).
+
+    >>> pursuit_odds(2, 9)
+    Fraction(7, 12)
+    """
+    ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    body_defence = require_int(body_defence, "body_defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
+    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
+                                            BOUND_CHECK_MODIFIER)
+    target = body_defence + _bound_mod(_require_bool(body_bound, "body_bound", "본체 포박상태"),
+                                       BOUND_THREAT_VALUE_MODIFIER)
+    return success_chance(check_odds(total, target))
+
+
+# --- melee round order -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlottedPC:
+    """A PC after the plot: ``plot`` 1–5 is that paragraph, 6 is 권외.
+
+    ``tie_roll`` is the 1D6 rolled only when players sharing a paragraph cannot agree; leave it
+    ``None`` and the list order is taken as the players' agreed order.
+
+    >>> PlottedPC("A", 6).paragraph_label
+    '권외'
+    """
+    name: str
+    plot: int
+    tie_roll: int | None = None
+
+    def __post_init__(self) -> None:
+        _require_name(self.name)
+        object.__setattr__(self, "plot", require_int(self.plot, "plot", "플롯치", 1, OUT_OF_RANGE))
+        if self.tie_roll is not None:
+            object.__setattr__(self, "tie_roll",
+                               require_int(self.tie_roll, "tie_roll", "순서 결정 1D6", 1, 6))
+
+    @property
+    def paragraph(self) -> int:
+        return self.plot
+
+    @property
+    def paragraph_label(self) -> str:
+        return paragraph_label(self.plot)
+
+
+@dataclass(frozen=True)
+class PlacedThreat:
+    """A threat card of paragraph 1–5 (권외 holds no threat).
+
+    >>> PlacedThreat("촉수", 2).paragraph_label
+    '패러그래프 2'
+    """
+    name: str
+    paragraph: int
+
+    def __post_init__(self) -> None:
+        _require_name(self.name)
+        object.__setattr__(self, "paragraph", require_int(
+            self.paragraph, "paragraph", "위협 패러그래프", PARAGRAPHS[0], PARAGRAPHS[-1]))
+
+    @property
+    def paragraph_label(self) -> str:
+        return paragraph_label(self.paragraph)
+
+
+def _pcs_in_paragraph(group: Sequence[PlottedPC]) -> list[PlottedPC]:
+    """Agreed (list) order, or the 1D6 tie-break: higher roll acts first."""
+    rolls = [pc.tie_roll for pc in group]
+    if len(group) < 2 or all(r is None for r in rolls):
+        return list(group)
+    if any(r is None for r in rolls) or len(set(rolls)) != len(rolls):
+        raise RuleInputError(
+            "PCs sharing a paragraph need all-different tie rolls (or none)",
+            "같은 패러그래프의 PC는 순서 결정 1D6을 모두 굴려 서로 다른 눈이어야 합니다 "
+            "(같으면 다시 굴리세요). 상의로 정했다면 1D6을 비워 두세요.")
+    return sorted(group, key=lambda pc: -pc.tie_roll)
+
+
+def round_order(pcs: Iterable[PlottedPC], threats: Iterable[PlacedThreat] = ()
+                ) -> list[PlottedPC | PlacedThreat]:
+    """Processing order of a melee round as plotted (moves during the round are not replayed).
+
+    Paragraph 1 → 5, then 권외; in each paragraph its PCs first, then its threat.
+
+    >>> order = round_order([PlottedPC("A", 2), PlottedPC("B", 6), PlottedPC("C", 2)],
+    ...                     [PlacedThreat("X", 2), PlacedThreat("Y", 1)])
+    >>> [item.name for item in order]
+    ['Y', 'A', 'C', 'X', 'B']
+    """
+    pcs, threats = list(pcs), list(threats)
+    if len(pcs) > MAX_PCS:
+        raise RuleInputError(f"at most {MAX_PCS} PCs", f"PC는 {MAX_PCS}명까지만 됩니다.")
+    if len(threats) > len(PARAGRAPHS):
+        raise RuleInputError("at most one threat per paragraph", "위협은 패러그래프마다 하나까지입니다.")
+    if not all(isinstance(pc, PlottedPC) for pc in pcs) or \
+            not all(isinstance(t, PlacedThreat) for t in threats):
+        raise RuleInputError("pcs must be PlottedPC and threats PlacedThreat",
+                             "PC는 PlottedPC, 위협은 PlacedThreat로 넣어 주세요.")
+    by_paragraph = {t.paragraph: t for t in threats}
+    if len(by_paragraph) != len(threats):
+        raise RuleInputError("at most one threat per paragraph", "위협은 패러그래프마다 하나까지입니다.")
+    order: list[PlottedPC | PlacedThreat] = []
+    for paragraph in (*PARAGRAPHS, OUT_OF_RANGE):
+        order += _pcs_in_paragraph([pc for pc in pcs if pc.paragraph == paragraph])
+        if paragraph in by_paragraph:
+            order.append(by_paragraph[paragraph])
+    return order

@@ -1,0 +1,389 @@
+"""Pathfinder 2e attack rolls: bonuses, multiple attack penalty, range increments, AC, DCs, odds.
+
+Source: seed 002 (Korean translation of the PF2e attack-roll rules). Rules the seed refers to but
+does not state come from the Player Core and are marked *supplementary* (보충 규칙) below:
+proficiency bonuses, stacking of typed bonuses/penalties, degrees of success, off-guard.
+
+>>> multiple_attack_penalty(2, agile=True)
+-4
+>>> range_penalty(720, 120)
+-10
+>>> degree_odds(10, 20)["success"]
+Fraction(1, 2)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from fractions import Fraction
+from typing import Sequence
+
+from .dice import die
+from .errors import RuleInputError, require_int
+from .ranges import RangeBands
+
+#: Bound on any single bonus, penalty or roll modifier (bigger numbers are typos).
+MODIFIER_LIMIT = 100
+#: Bound on ability modifiers (Str, Dex, spellcasting ability).
+ABILITY_LIMIT = 20
+#: DCs and ACs accepted by the odds functions.
+DC_RANGE = (-100, 200)
+#: Player-character levels.
+LEVEL_RANGE = (1, 20)
+#: Longest list of attacks in one turn the helpers accept.
+MAX_ATTACKS = 100
+
+#: Range increments: penalty per increment past the first, and how many increments may be used.
+RANGE_PENALTY_PER_INCREMENT = 2
+MAX_RANGE_INCREMENTS = 6
+
+#: Degrees of success, best first (the key order of :func:`degree_odds`).
+DEGREES = ("critical_success", "success", "failure", "critical_failure")
+DEGREE_LABELS_KO = {"critical_success": "대성공", "success": "성공",
+                    "failure": "실패", "critical_failure": "대실패"}
+DEGREE_RULE = ("보충 규칙 (Player Core): 총합 ≥ DC+10 대성공, ≥ DC 성공, ≤ DC−10 대실패, 그 밖은 실패. "
+               "주사위 20은 한 단계 올리고, 1은 한 단계 내린다.")
+
+#: Supplementary rule (Player Core, "Bonuses and Penalties"): the seed names the types but not
+#: how they stack.
+STACKING_RULE = ("보충 규칙 (Player Core): 같은 종류의 보너스는 가장 큰 것 하나, 같은 종류의 페널티는 가장 "
+                 "나쁜 것 하나만 적용한다. 종류 미지정 페널티(다중 공격·사거리 페널티 등)는 모두 더한다. "
+                 "보너스에는 종류 미지정이 없다.")
+OFF_GUARD_RULE = "보충 규칙 (Player Core): 무방비(off-guard) 상태는 AC에 −2 상황 페널티."
+OFF_GUARD_PENALTY = -2
+
+
+class Rank(IntEnum):
+    """Proficiency ranks; the value is what the rank adds on top of the level (untrained: 0,
+    and no level either)."""
+
+    UNTRAINED = 0
+    TRAINED = 2
+    EXPERT = 4
+    MASTER = 6
+    LEGENDARY = 8
+
+
+# English and Korean (seed 002 wording: 훈련/전문/달인 등급) names of the ranks.
+_RANK_NAMES = {
+    "untrained": Rank.UNTRAINED, "미훈련": Rank.UNTRAINED, "비훈련": Rank.UNTRAINED,
+    "trained": Rank.TRAINED, "훈련": Rank.TRAINED,
+    "expert": Rank.EXPERT, "전문": Rank.EXPERT,
+    "master": Rank.MASTER, "달인": Rank.MASTER,
+    "legendary": Rank.LEGENDARY, "전설": Rank.LEGENDARY,
+}
+RANK_LABELS_KO = {Rank.UNTRAINED: "미훈련", Rank.TRAINED: "훈련", Rank.EXPERT: "전문",
+                  Rank.MASTER: "달인", Rank.LEGENDARY: "전설"}
+
+# Bonus/penalty types (seed 002: 상황/상태/물품 and the 종류 미지정 penalties).
+_TYPE_NAMES = {
+    "circumstance": "circumstance", "상황": "circumstance",
+    "status": "status", "상태": "status",
+    "item": "item", "물품": "item",
+    "untyped": "untyped", "종류 미지정": "untyped", "미지정": "untyped",
+}
+
+_ATTACK_KINDS = {"melee": "melee", "근접": "melee", "ranged": "ranged", "원거리": "ranged",
+                 "spell": "spell", "주문": "spell"}
+
+
+def _rank(rank: object) -> Rank:
+    if isinstance(rank, Rank):
+        return rank
+    if isinstance(rank, str):
+        key = rank.strip().lower().removesuffix("등급").strip()
+        if key in _RANK_NAMES:
+            return _RANK_NAMES[key]
+    raise RuleInputError(
+        f"unknown proficiency rank {rank!r} (untrained, trained, expert, master, legendary)",
+        f"숙련 등급은 미훈련·훈련·전문·달인·전설 중 하나여야 합니다 (입력값: {rank!r}).",
+    )
+
+
+def _flag(value: object, name: str, name_ko: str) -> bool:
+    # Only a real bool: "no" or 0.5 must not silently count as agile.
+    if not isinstance(value, bool):
+        raise RuleInputError(f"{name} must be True or False, got {value!r}",
+                             f"{name_ko}은(는) 예/아니오(True/False)로 주어야 합니다 (입력값: {value!r}).")
+    return value
+
+
+def _mod(value: object, name: str, name_ko: str, limit: int = MODIFIER_LIMIT) -> int:
+    return require_int(value, name, name_ko, -limit, limit)
+
+
+def _dc(value: object, name: str = "DC", name_ko: str = "DC") -> int:
+    return require_int(value, name, name_ko, *DC_RANGE)
+
+
+def proficiency_bonus(rank: object, level: object) -> int:
+    """Proficiency bonus (supplementary, Player Core): untrained 0; trained level+2, expert +4,
+    master +6, legendary +8. ``rank`` is a :class:`Rank` or its English/Korean name.
+
+    >>> proficiency_bonus("trained", 1), proficiency_bonus("달인 등급", 5)
+    (3, 11)
+    """
+    r = _rank(rank)
+    lvl = require_int(level, "level", "레벨", *LEVEL_RANGE)
+    return 0 if r is Rank.UNTRAINED else lvl + int(r)
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A typed bonus (value > 0) or penalty (value < 0). ``kind``: circumstance, status, item,
+    or untyped (penalties only); Korean 상황/상태/물품/종류 미지정 also accepted.
+
+    >>> Modifier("상황", 2)
+    Modifier(kind='circumstance', value=2)
+    """
+
+    kind: str
+    value: int
+
+    def __post_init__(self) -> None:
+        kind = _TYPE_NAMES.get(self.kind.strip().lower()) if isinstance(self.kind, str) else None
+        if kind is None:
+            raise RuleInputError(
+                f"unknown bonus type {self.kind!r} (circumstance, status, item, untyped)",
+                f"보너스/페널티 종류는 상황·상태·물품·종류 미지정 중 하나여야 합니다 "
+                f"(입력값: {self.kind!r}).",
+            )
+        value = _mod(self.value, "bonus or penalty", "보너스/페널티")
+        if kind == "untyped" and value > 0:
+            raise RuleInputError("bonuses always have a type (circumstance, status or item)",
+                                 "보너스에는 반드시 종류(상황·상태·물품)가 있어야 합니다.")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "value", value)
+
+
+def _modifiers(items: object) -> list[Modifier]:
+    if isinstance(items, Modifier):
+        items = [items]
+    if not isinstance(items, (list, tuple)) or len(items) > MAX_ATTACKS:
+        raise RuleInputError("modifiers must be a list of (type, value) pairs",
+                             "보너스/페널티는 (종류, 값) 쌍의 목록으로 주어야 합니다.")
+    out = []
+    for item in items:
+        if isinstance(item, Modifier):
+            out.append(item)
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            out.append(Modifier(*item))
+        else:
+            raise RuleInputError(f"not a (type, value) pair: {item!r}",
+                                 f"(종류, 값) 쌍이 아닙니다 (입력값: {item!r}).")
+    return out
+
+
+def stack_modifiers(modifiers: Sequence[Modifier | tuple[str, int]]) -> int:
+    """Net effect of typed bonuses and penalties (see :data:`STACKING_RULE`): the highest bonus
+    and the worst penalty of each type count; untyped penalties all add up.
+
+    >>> stack_modifiers([("circumstance", 1), ("circumstance", 2), ("status", -1),
+    ...                  ("status", -2), ("untyped", -5), ("untyped", -2)])
+    -7
+    """
+    best: dict[str, int] = {}
+    worst: dict[str, int] = {}
+    untyped = 0
+    for m in _modifiers(modifiers):
+        if m.kind == "untyped":
+            untyped += m.value
+        elif m.value > 0:
+            best[m.kind] = max(best.get(m.kind, 0), m.value)
+        else:
+            worst[m.kind] = min(worst.get(m.kind, 0), m.value)
+    return sum(best.values()) + sum(worst.values()) + untyped
+
+
+def multiple_attack_penalty(attack_number: object, agile: object = False) -> int:
+    """Multiple attack penalty of the ``attack_number``-th attack on your turn: 0, −5, −10
+    (agile weapon: 0, −4, −8); every attack from the third on takes the full third-attack
+    penalty. The weapon of *this* attack decides ``agile``.
+
+    Reactions (e.g. Attack of Opportunity) made on another creature's turn take no multiple
+    attack penalty and do not count toward it: give them attack number 1.
+
+    >>> [multiple_attack_penalty(n) for n in (1, 2, 3, 4)]
+    [0, -5, -10, -10]
+    >>> [multiple_attack_penalty(n, agile=True) for n in (1, 2, 3)]
+    [0, -4, -8]
+    """
+    n = require_int(attack_number, "attack number", "공격 순서", 1, MAX_ATTACKS)
+    step = 4 if _flag(agile, "agile", "날렵함") else 5
+    return -step * (min(n, 3) - 1)
+
+
+def strike_sequence(strikes: Sequence[tuple[int, bool]], own_turn: object = True) -> list[int]:
+    """Total attack bonus of each attack in one turn, given ``(attack bonus, agile)`` per attack
+    in order. Each attack's penalty follows the weapon used for *that* attack, whatever was
+    used before (seed 002: longsword, longsword, then agile shortsword → the third is −8).
+    With ``own_turn=False`` (reactions on someone else's turn) no penalty applies.
+
+    >>> strike_sequence([(7, False), (7, False), (7, True)])
+    [7, 2, -1]
+    """
+    if not isinstance(strikes, (list, tuple)) or len(strikes) > MAX_ATTACKS:
+        raise RuleInputError(f"strikes must be a list of at most {MAX_ATTACKS} "
+                             "(bonus, agile) pairs",
+                             f"공격 목록은 (보너스, 날렵함) 쌍 {MAX_ATTACKS}개 이하여야 합니다.")
+    apply_map = _flag(own_turn, "own_turn", "자기 턴 여부")
+    totals = []
+    for number, strike in enumerate(strikes, start=1):
+        if not isinstance(strike, (list, tuple)) or len(strike) != 2:
+            raise RuleInputError(f"not a (bonus, agile) pair: {strike!r}",
+                                 f"(보너스, 날렵함) 쌍이 아닙니다 (입력값: {strike!r}).")
+        bonus = _mod(strike[0], "attack bonus", "명중 보너스")
+        penalty = multiple_attack_penalty(number if apply_map else 1, strike[1])
+        totals.append(bonus + penalty)
+    return totals
+
+
+def range_bands(increment_ft: object) -> RangeBands:
+    """The six range increments of a weapon, for the book's table.
+
+    >>> [row["to"] for row in range_bands(120).table()]
+    [120, 240, 360, 480, 600, 720]
+    """
+    return RangeBands.increments(increment_ft, RANGE_PENALTY_PER_INCREMENT,
+                                 MAX_RANGE_INCREMENTS, unit="ft")
+
+
+def range_penalty(distance_ft: object, increment_ft: object) -> int:
+    """Range penalty: 0 within the first increment, −2 more per further increment, up to six
+    increments (−10); farther raises :class:`RuleInputError` (out of range).
+
+    >>> [range_penalty(d, 120) for d in (120, 121, 240, 241, 720)]
+    [0, -2, -2, -4, -10]
+    """
+    return range_bands(increment_ft).band(distance_ft).modifier
+
+
+def _degree(total: int, dc: int, face: int) -> int:
+    """Degree index 0 (critical failure) … 3 (critical success)."""
+    if total >= dc + 10:
+        degree = 3
+    elif total >= dc:
+        degree = 2
+    elif total <= dc - 10:
+        degree = 0
+    else:
+        degree = 1
+    if face == 20:
+        degree = min(degree + 1, 3)
+    elif face == 1:
+        degree = max(degree - 1, 0)
+    return degree
+
+
+def degree_odds(modifier: object, dc: object) -> dict[str, Fraction]:
+    """Exact chance of each degree of success of d20 + ``modifier`` against ``dc``
+    (supplementary rule, see :data:`DEGREE_RULE`), best degree first.
+
+    >>> odds = degree_odds(0, 30)  # even 20 is ≤ DC−10; the natural 20 lifts it to failure
+    >>> [str(odds[name]) for name in DEGREES]
+    ['0', '0', '1/20', '19/20']
+    """
+    mod = _mod(modifier, "modifier", "수정치")
+    target = _dc(dc)
+    by_index = die(20).map(lambda face: _degree(face + mod, target, face)).probabilities()
+    return {name: by_index.get(3 - i, Fraction(0)) for i, name in enumerate(DEGREES)}
+
+
+def attack_bonus(kind: object, *, strength: object = 0, dexterity: object = 0,
+                 spellcasting: object = 0, finesse: object = False, proficiency: object = 0,
+                 modifiers: Sequence[Modifier | tuple[str, int]] = ()) -> int:
+    """Attack roll modifier (everything but the d20), per seed 002:
+    melee = Str (or Dex with a finesse weapon, whichever is better) + proficiency + bonuses +
+    penalties; ranged = Dex + …; spell = spellcasting ability modifier + …. ``kind`` is
+    melee/ranged/spell (근접/원거리/주문); ``modifiers`` stack as in :func:`stack_modifiers`.
+    The multiple attack and range penalties are left to :func:`strike_odds`.
+
+    >>> attack_bonus("melee", strength=4, proficiency=proficiency_bonus("trained", 1),
+    ...              modifiers=[("item", 1), ("status", 1), ("status", -1)])
+    8
+    """
+    k = _ATTACK_KINDS.get(kind.strip().lower()) if isinstance(kind, str) else None
+    if k is None:
+        raise RuleInputError(f"attack kind must be melee, ranged or spell, got {kind!r}",
+                             f"공격 종류는 근접·원거리·주문 중 하나여야 합니다 (입력값: {kind!r}).")
+    strength = _mod(strength, "Strength modifier", "근력 수정치", ABILITY_LIMIT)
+    dexterity = _mod(dexterity, "Dexterity modifier", "민첩 수정치", ABILITY_LIMIT)
+    spellcasting = _mod(spellcasting, "spellcasting modifier", "주문시전 능력 수정치",
+                        ABILITY_LIMIT)
+    finesse = _flag(finesse, "finesse", "기교")
+    if k == "melee":
+        ability = max(strength, dexterity) if finesse else strength
+    elif k == "ranged":
+        ability = dexterity
+    else:
+        ability = spellcasting
+    return ability + _mod(proficiency, "proficiency bonus", "숙련 보너스") \
+        + stack_modifiers(modifiers)
+
+
+def armor_class(dex: object, dex_cap: object, proficiency: object, item: object = 0,
+                other: Sequence[Modifier | tuple[str, int]] = (), off_guard: object = False) -> int:
+    """AC = 10 + Dex (up to the armor's cap; ``None`` = no cap) + proficiency + the armor's item
+    bonus + other bonuses + penalties. The armor's ``item`` bonus is an item bonus, so another
+    item bonus in ``other`` does not add to it (only the highest counts). ``off_guard`` adds
+    the −2 circumstance penalty (supplementary, :data:`OFF_GUARD_RULE`).
+
+    >>> armor_class(4, 1, proficiency_bonus("trained", 1), item=4)
+    18
+    >>> armor_class(2, None, 3, off_guard=True, other=[("circumstance", -1)])
+    13
+    """
+    dex = _mod(dex, "Dexterity modifier", "민첩 수정치", ABILITY_LIMIT)
+    if dex_cap is not None:
+        dex = min(dex, require_int(dex_cap, "Dex cap", "민첩 상한", 0, ABILITY_LIMIT))
+    mods = _modifiers(other)
+    if require_int(item, "armor item bonus", "갑옷 물품 보너스", 0, MODIFIER_LIMIT):
+        mods.append(Modifier("item", item))
+    if _flag(off_guard, "off_guard", "무방비"):
+        mods.append(Modifier("circumstance", OFF_GUARD_PENALTY))
+    return 10 + dex + _mod(proficiency, "proficiency bonus", "숙련 보너스") + stack_modifiers(mods)
+
+
+def spell_dc(spellcasting: object, proficiency: object,
+             modifiers: Sequence[Modifier | tuple[str, int]] = ()) -> int:
+    """Spell DC = 10 + spellcasting ability modifier + proficiency + bonuses + penalties.
+
+    >>> spell_dc(4, proficiency_bonus("trained", 1))
+    17
+    """
+    ability = _mod(spellcasting, "spellcasting modifier", "주문시전 능력 수정치", ABILITY_LIMIT)
+    return 10 + ability + _mod(proficiency, "proficiency bonus", "숙련 보너스") \
+        + stack_modifiers(modifiers)
+
+
+def strike_odds(bonus: object, ac: object, *, attack_number: object = 1, agile: object = False,
+                distance_ft: object = None, increment_ft: object = None,
+                off_guard: object = False) -> dict[str, Fraction]:
+    """Degree-of-success odds of one attack: ``bonus`` (e.g. from :func:`attack_bonus`) plus the
+    multiple attack penalty and, if ``distance_ft`` is given, the range penalty (both untyped,
+    so both apply), against ``ac``. ``off_guard`` lowers the AC by 2; if the AC already counts
+    another circumstance penalty, build it with :func:`armor_class` (``off_guard=True``) instead.
+
+    >>> strike_odds(10, 20, attack_number=2)["success"]
+    Fraction(1, 4)
+    """
+    total = _mod(bonus, "attack bonus", "명중 보너스") \
+        + multiple_attack_penalty(attack_number, agile)
+    if distance_ft is not None or increment_ft is not None:
+        if distance_ft is None or increment_ft is None:
+            raise RuleInputError("give both the distance and the range increment",
+                                 "거리와 사거리 단위를 함께 주어야 합니다.")
+        total += range_penalty(distance_ft, increment_ft)
+    target = _dc(ac, "AC", "AC")
+    if _flag(off_guard, "off_guard", "무방비"):
+        target += OFF_GUARD_PENALTY
+    return degree_odds(total, target)
+
+
+def save_odds(save_modifier: object, dc: object) -> dict[str, Fraction]:
+    """Odds of the *saving* creature's degrees of success against a DC (e.g. :func:`spell_dc`).
+
+    >>> save_odds(5, spell_dc(4, 3))["critical_failure"]
+    Fraction(1, 10)
+    """
+    return degree_odds(save_modifier, dc)

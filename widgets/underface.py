@@ -1,0 +1,592 @@
+"""Underface (『언더페이스』) combat: equipment tables and exact odds for the combat chapter.
+
+The source text is the combat chapter only. The system rules it cites (Section 3: checks,
+difficulty, special/fumble, opposed checks) are missing, so they live in
+:class:`CheckSettings` with labelled defaults (see ``rules-notes.md``). Every calculation
+rounds fractions up, as the source says for all of Underface.
+
+>>> death_threshold(11)
+-6
+>>> hp_after_hit(12, 6, armor=2)
+8
+>>> opposed_odds(50, 50)["both_fail"]
+Fraction(1, 4)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Literal
+
+from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
+                     hp_states, parse_damage)
+from .dice import Dist
+from .errors import RuleInputError, require_int, require_number
+
+MAX_SKILL = 200       # skills may pass 100 in D100 games; 200 is plenty
+MAX_HP = 1000
+MAX_CHARACTERS = 100
+MAX_DISTANCE = 100_000  # metres
+
+# --- equipment tables (source 4.7, exactly as printed) -----------------------------
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One row of the weapon or shield tables.
+
+    ``skill`` is the 특화 분야 (shields use the 방패 skill); ``hands`` is 1 (한손) or 2 (양손);
+    ``range_m`` only for ranged weapons; ``shield_class`` (일반/대형) only for shields. The
+    shield table gives no base chance or hands, so those are ``None``.
+    """
+
+    name: str
+    kind: Literal["melee", "ranged", "shield"]
+    skill: str
+    base_chance: int | None
+    damage: str
+    hands: int | None = None
+    range_m: int | None = None
+    shield_class: str | None = None
+
+    @property
+    def expr(self) -> DamageExpr:
+        return parse_damage(self.damage)
+
+    @property
+    def hands_label(self) -> str:
+        return {1: "한손", 2: "양손"}.get(self.hands or 0, "-")
+
+
+def _table(*rows: Weapon) -> dict[str, Weapon]:
+    return {w.name: w for w in rows}
+
+
+#: 4.7.1.1 근접 무기
+MELEE_WEAPONS = _table(*(Weapon(n, "melee", s, c, d, h) for n, s, c, d, h in (
+    ("맨손", "격투", 25, "1D6÷2+DB", 1),
+    ("단검", "단검", 25, "1D6-1+DB", 1),
+    ("숏소드", "검", 15, "1D6+1+DB", 1),
+    ("브로드 소드", "검", 15, "1D6+2+DB", 1),
+    ("그레이트 소드", "검", 15, "2D6+2+DB", 2),
+    ("몽둥이", "둔기", 25, "1D6+DB", 1),
+    ("워 해머", "둔기", 25, "1D6+1+DB", 1),
+    ("헤비 메이스", "둔기", 25, "1D6+3+DB", 2),
+    ("손도끼", "도끼", 15, "1D6+1+DB", 1),
+    ("배틀 액스", "도끼", 15, "1D6+3+DB", 1),
+    ("그레이트 액스", "도끼", 15, "2D6+2+DB", 2),
+    ("파이크", "창", 15, "1D10+2+DB", 2),
+    ("봉", "봉", 25, "1D6+1+DB", 2),
+)))
+
+#: 4.7.1.2 사격 무기 (사정거리 in metres)
+RANGED_WEAPONS = _table(*(Weapon(n, "ranged", s, c, d, h, r) for n, s, c, d, h, r in (
+    ("슬링", "슬링", 5, "1D6+1+½DB", 2, 80),
+    ("아틀라틀", "투척", 10, "1D6+½DB", 1, 70),
+    ("투척 도끼", "투척", 10, "1D6+½DB", 1, 20),
+    ("롱보우", "활", 5, "1D6+2+½DB", 2, 100),
+    ("라이트 크로스보우", "석궁", 25, "1D6+2", 2, 60),
+    ("권총", "권총", 20, "1D6+1", 1, 50),
+    ("라이플", "라이플", 25, "2D6+2", 2, 100),
+    ("산탄총", "산탄총", 25, "2D6", 2, 20),
+)))
+
+#: 4.7.3 방패 (분류 일반/대형; attacks and blocks use the 방패 skill)
+SHIELDS = _table(*(Weapon(n, "shield", "방패", None, d, shield_class=k) for n, k, d in (
+    ("버클러", "일반", "1D6÷2+DB"),
+    ("라운드 실드", "일반", "1D6÷2+DB"),
+    ("진압 방패", "대형", "1D6-1+DB"),
+    ("카이트 실드", "대형", "1D6-1+DB"),
+    ("타워 실드", "대형", "1D6-1+DB"),
+)))
+
+#: Every weapon and shield by name (the names never collide).
+WEAPONS: dict[str, Weapon] = {**MELEE_WEAPONS, **RANGED_WEAPONS, **SHIELDS}
+
+
+@dataclass(frozen=True)
+class Armor:
+    """One row of the armour table: 방어 점수 and the 신체 판정 penalty in percent points."""
+
+    name: str
+    armor_value: int
+    penalty: int
+
+    @property
+    def penalty_label(self) -> str:
+        return f"신체 판정 −{self.penalty}%" if self.penalty else "없음"
+
+
+#: 4.7.2 방어구
+ARMOR: dict[str, Armor] = {a.name: a for a in (Armor(*row) for row in (
+    ("평상복", 0, 0),
+    ("두꺼운 옷", 1, 0),
+    ("방탄조끼", 5, 5),
+    ("진압복", 6, 10),
+    ("가죽 갑옷", 2, 10),
+    ("사슬 갑옷", 5, 20),
+    ("판금 갑옷", 6, 25),
+))}
+
+#: The "신체 판정" the armour penalty applies to (source 4.7.2).
+PHYSICAL_CHECKS = ("오르기", "도약", "회피", "정밀 조작", "손놀림", "은밀행동", "수영", "던지기",
+                   "민첩 판정")
+
+
+def _weapon_expr(weapon: str) -> DamageExpr:
+    """A table name, or else a damage expression (the GM may add weapons)."""
+    if isinstance(weapon, str) and weapon.strip() in WEAPONS:
+        return WEAPONS[weapon.strip()].expr
+    try:
+        return parse_damage(weapon)
+    except RuleInputError as err:
+        raise RuleInputError(f"unknown weapon {weapon!r} (not a table name nor a damage expression)",
+                             f"'{weapon}'은(는) 표에 없는 무기이고 피해 식으로도 읽을 수 없습니다. "
+                             f"({err.korean})") from None
+
+
+def _armor_value(armor: str | int) -> int:
+    if isinstance(armor, str):
+        if armor.strip() not in ARMOR:
+            raise RuleInputError(f"unknown armor {armor!r}", f"'{armor}'은(는) 방어구 표에 없습니다.")
+        return ARMOR[armor.strip()].armor_value
+    return require_int(armor, "armor", "방어 점수", 0, 100)
+
+
+def _penalty(penalty: str | int) -> int:
+    if isinstance(penalty, str):
+        if penalty.strip() not in ARMOR:
+            raise RuleInputError(f"unknown armor {penalty!r}", f"'{penalty}'은(는) 방어구 표에 없습니다.")
+        return ARMOR[penalty.strip()].penalty
+    return require_int(penalty, "penalty", "불이익", 0, 100)
+
+
+# --- damage, HP, death (source 4.4, 4.5) ---------------------------------------------
+
+
+def death_threshold(max_hp: int) -> int:
+    """사망 임계: half the maximum HP, rounded up, made negative.
+
+    >>> death_threshold(11), death_threshold(12)
+    (-6, -6)
+    """
+    return -divide_up(require_int(max_hp, "max_hp", "최대 HP", 1, MAX_HP), 2)
+
+
+def damage_after_armor(damage: int, armor: str | int) -> int:
+    """Damage that gets through: ``max(0, damage − armor)``; armour by value or table name.
+
+    >>> damage_after_armor(6, 2), damage_after_armor(1, 5), damage_after_armor(6, "가죽 갑옷")
+    (4, 0, 4)
+    """
+    damage = require_int(damage, "damage", "피해", -MAX_HP, MAX_HP)
+    return max(0, damage - _armor_value(armor))
+
+
+def hp_after_hit(hp: int, damage: int, armor: str | int = 0) -> int:
+    """Current HP after a hit of ``damage`` through ``armor`` (may go below zero).
+
+    >>> hp_after_hit(12, 6, armor=2)
+    8
+    """
+    hp = require_int(hp, "hp", "현재 HP", -MAX_HP, MAX_HP)
+    return hp - damage_after_armor(damage, armor)
+
+
+def damage_distribution(weapon: str, armor: str | int = 0, db: "Dist | str | None" = "0",
+                        special: bool = False) -> Dist:
+    """Exact distribution of HP lost to one hit.
+
+    ``weapon``: a name from :data:`WEAPONS` (or a damage expression); ``armor``: a name from
+    :data:`ARMOR` or a value; ``db``: a key of ``DB_OPTIONS`` (``"0"``, ``"+1D4"``, …), a dice
+    expression or a Dist. ``special=True``: the weapon does its maximum damage and the DB is
+    rolled as usual (a ``½DB`` weapon adds half the DB roll).
+
+    >>> damage_distribution("숏소드", armor="가죽 갑옷").probabilities()
+    {0: Fraction(1, 6), 1: Fraction(1, 6), 2: Fraction(1, 6), 3: Fraction(1, 6), 4: Fraction(1, 6), 5: Fraction(1, 6)}
+    >>> damage_distribution("숏소드", armor=2, db="+1D4", special=True).outcomes()
+    [6, 7, 8, 9]
+    """
+    if not isinstance(special, bool):
+        raise RuleInputError(f"special must be True or False, got {special!r}",
+                             f"스페셜 여부는 참/거짓으로 넣어 주세요 (입력값: {special!r}).")
+    expr = _weapon_expr(weapon)
+    raw = expr.special_dist(db) if special else expr.dist(db)
+    return after_armor(raw, _armor_value(armor))
+
+
+def hit_hp_states(weapon: str, hp: int, max_hp: int, armor: str | int = 0,
+                  db: "Dist | str | None" = "0", special: bool = False) -> dict[str, Fraction]:
+    """Odds of standing / unconscious / at or below the death threshold after one hit.
+
+    Keys and Korean labels as in ``damage.HP_STATE_LABELS``.
+
+    >>> hit_hp_states("그레이트 소드", hp=4, max_hp=11)["standing"]
+    Fraction(0, 1)
+    """
+    max_hp = require_int(max_hp, "max_hp", "최대 HP", 1, MAX_HP)
+    hp = require_int(hp, "hp", "현재 HP", -MAX_HP, max_hp)
+    return hp_states(damage_distribution(weapon, armor, db, special), hp, death_threshold(max_hp))
+
+
+# --- checks (settings for the missing Section 3) -------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """Assumed D100 check rules (the source's Section 3 is missing). Defaults follow
+    rules-notes: success D100 ≤ target; special ≤ ⌈target/5⌉; fumble 96–100 (a fumble always
+    fails); hard = ⌈target/2⌉; success margin = target − roll. :meth:`rows` gives the Korean
+    labels the book shows beside each widget.
+
+    >>> CheckSettings(fumble_from=100).rows()[2]
+    ('펌블 (가정)', 'D100 100 (항상 실패)')
+    """
+
+    fumble_from: int = 96                      # 101 = no fumbles
+    special_divisor: int = 5
+    hard: Literal["divide", "penalty"] = "divide"
+    hard_divisor: int = 2
+    hard_penalty: int = 20
+    margin: Literal["target_minus_roll", "roll"] = "target_minus_roll"
+
+    def __post_init__(self) -> None:
+        for name, ko, low, high in (("fumble_from", "펌블 시작", 2, 101),
+                                    ("special_divisor", "스페셜 나누는 수", 1, 100),
+                                    ("hard_divisor", "어려움 나누는 수", 1, 10),
+                                    ("hard_penalty", "어려움 불이익", 0, 100)):
+            object.__setattr__(self, name, require_int(getattr(self, name), name, ko, low, high))
+        if self.hard not in ("divide", "penalty"):
+            raise RuleInputError(f"hard must be 'divide' or 'penalty', got {self.hard!r}",
+                                 "어려움 난이도 방식은 'divide'(나누기) 또는 'penalty'(빼기)입니다.")
+        if self.margin not in ("target_minus_roll", "roll"):
+            raise RuleInputError(f"margin must be 'target_minus_roll' or 'roll', got {self.margin!r}",
+                                 "성공 폭 방식은 'target_minus_roll' 또는 'roll'입니다.")
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(Korean label, Korean value) pairs; '(가정)' marks rules not in the source."""
+        fumble = ("없음" if self.fumble_from > 100 else
+                  f"D100 {self.fumble_from}" + ("" if self.fumble_from == 100 else "–100")
+                  + " (항상 실패)")
+        hard = (f"목표치 ÷ {self.hard_divisor} (올림)" if self.hard == "divide"
+                else f"목표치 − {self.hard_penalty}")
+        margin = "목표치 − 굴림" if self.margin == "target_minus_roll" else "굴린 값 (높을수록 큼)"
+        return [
+            ("성공 (가정)", "D100 ≤ 목표치"),
+            ("스페셜 (가정)", f"D100 ≤ 목표치 ÷ {self.special_divisor} (올림)"),
+            ("펌블 (가정)", fumble),
+            ("어려움 난이도 (가정)", hard),
+            ("성공 폭 (가정)", margin),
+            ("대항 판정 (원문)", "한쪽만 성공하면 그쪽 승, 양쪽 성공이면 성공 폭이 큰 쪽, 같으면 공격자 승"),
+        ]
+
+
+DEFAULT_SETTINGS = CheckSettings()
+
+
+def _settings(settings: object) -> CheckSettings:
+    if not isinstance(settings, CheckSettings):
+        raise RuleInputError(f"settings must be CheckSettings, got {settings!r}",
+                             "판정 설정(CheckSettings)을 넣어 주세요.")
+    return settings
+
+
+def _flag(value: object, name: str, name_ko: str) -> bool:
+    if not isinstance(value, bool):
+        raise RuleInputError(f"{name} must be True or False, got {value!r}",
+                             f"{name_ko}은(는) 참/거짓으로 넣어 주세요 (입력값: {value!r}).")
+    return value
+
+
+def effective_target(skill: int, *, hard: bool = False, penalty: str | int = 0,
+                     settings: CheckSettings = DEFAULT_SETTINGS) -> int:
+    """Target value after an armour penalty (points, or an armour name) and hard difficulty.
+
+    The penalty comes off first, then the hard-difficulty rule (an assumption; the source
+    gives no order). Never below 0.
+
+    >>> effective_target(60, penalty="방탄조끼"), effective_target(60, hard=True)
+    (55, 30)
+    """
+    settings = _settings(settings)
+    target = max(0, require_int(skill, "skill", "기능 수치", 0, MAX_SKILL) - _penalty(penalty))
+    if _flag(hard, "hard", "어려움 여부"):
+        target = (divide_up(target, settings.hard_divisor) if settings.hard == "divide"
+                  else max(0, target - settings.hard_penalty))
+    return target
+
+
+def _side(target: int, settings: CheckSettings) -> dict[tuple[bool, bool, int], int]:
+    """Outcome classes of one D100 roll: (success, special, margin) → number of faces."""
+    special_at = divide_up(target, settings.special_divisor)
+    classes: dict[tuple[bool, bool, int], int] = {}
+    for roll in range(1, 101):
+        success = roll <= target and roll < settings.fumble_from   # a fumble always fails
+        if success:
+            margin = target - roll if settings.margin == "target_minus_roll" else roll
+            key = (True, roll <= special_at, margin)
+        else:
+            key = (False, False, 0)
+        classes[key] = classes.get(key, 0) + 1
+    return classes
+
+
+#: Korean labels of the :func:`check_odds` keys.
+CHECK_LABELS = {"special": "스페셜", "success": "보통 성공", "failure": "보통 실패", "fumble": "펌블"}
+
+
+def check_odds(skill: int, *, hard: bool = False, penalty: str | int = 0,
+               settings: CheckSettings = DEFAULT_SETTINGS) -> dict[str, Fraction]:
+    """Exact odds of one D100 check, exclusive: special, (other) success, (other) failure,
+    fumble.
+
+    >>> check_odds(50)
+    {'special': Fraction(1, 10), 'success': Fraction(2, 5), 'failure': Fraction(9, 20), 'fumble': Fraction(1, 20)}
+    """
+    settings = _settings(settings)
+    target = effective_target(skill, hard=hard, penalty=penalty, settings=settings)
+    special_at = divide_up(target, settings.special_divisor)
+    success = min(target, settings.fumble_from - 1)
+    special = min(special_at, success)
+    fumble = 101 - settings.fumble_from
+    return {"special": Fraction(special, 100), "success": Fraction(success - special, 100),
+            "failure": Fraction(100 - success - fumble, 100), "fumble": Fraction(fumble, 100)}
+
+
+#: Korean labels of the :func:`opposed_odds` keys (the outcomes of one attack).
+OUTCOME_LABELS = {
+    "attacker_wins": "명중 (보통 피해)",
+    "attacker_wins_special": "스페셜 명중 (무기 최대 피해 + DB)",
+    "defender_wins": "막음/피함",
+    "defender_wins_special": "스페셜 방어 (공격자의 다음 행동 한 번이 어려움)",
+    "both_fail": "빗나감 (양쪽 실패)",
+}
+
+
+def opposed_odds(attack_skill: int, defense_skill: int | None, *, attack_hard: bool = False,
+                 defense_hard: bool = False, attack_penalty: str | int = 0,
+                 defense_penalty: str | int = 0,
+                 settings: CheckSettings = DEFAULT_SETTINGS) -> dict[str, Fraction]:
+    """Exact odds of the hit check (attack vs. parry/dodge as an opposed check, source 4.3.3).
+
+    Keys (exclusive, summing to 1): ``attacker_wins`` (hit, normal damage),
+    ``attacker_wins_special`` (hit with a special: maximum damage), ``defender_wins``
+    (parried or dodged), ``defender_wins_special`` (parried/dodged with a special: the
+    attacker's next action is hard), ``both_fail`` (miss). Only one success → it wins; both
+    succeed → larger margin wins, a tie goes to the attacker. Specials decide nothing: they
+    only grade the winner's result. ``defense_skill=None``: no defence roll (e.g. firearms),
+    so the attack hits whenever it succeeds. Penalties (points or an armour name) apply to
+    physical checks such as 회피 — not to parries.
+
+    >>> odds = opposed_odds(60, 60, defense_penalty="방탄조끼")
+    >>> sum(odds.values())
+    Fraction(1, 1)
+    >>> opposed_odds(50, None)["attacker_wins_special"]
+    Fraction(1, 10)
+    """
+    settings = _settings(settings)
+    attack = _side(effective_target(attack_skill, hard=attack_hard, penalty=attack_penalty,
+                                    settings=settings), settings)
+    if defense_skill is None:
+        _flag(defense_hard, "defense_hard", "방어 어려움 여부")
+        _penalty(defense_penalty)
+        defense = {(False, False, 0): 1}  # nobody rolls: as if the defence failed
+    else:
+        defense = _side(effective_target(defense_skill, hard=defense_hard,
+                                         penalty=defense_penalty, settings=settings), settings)
+    counts = dict.fromkeys(OUTCOME_LABELS, 0)
+    for (a_ok, a_special, a_margin), a_n in attack.items():
+        for (d_ok, d_special, d_margin), d_n in defense.items():
+            if a_ok and (not d_ok or a_margin >= d_margin):
+                key = "attacker_wins_special" if a_special else "attacker_wins"
+            elif d_ok:
+                key = "defender_wins_special" if d_special else "defender_wins"
+            else:
+                key = "both_fail"
+            counts[key] += a_n * d_n
+    total = sum(counts.values())
+    return {key: Fraction(n, total) for key, n in counts.items()}
+
+
+# --- turn order, movement, range (source 4.1, 4.2.2, 4.7.1) --------------------------
+
+
+@dataclass(frozen=True)
+class Character:
+    """A combatant for :func:`turn_order`: DEX, ranged or melee weapon, its skill, PC/NPC."""
+
+    name: str
+    dex: int
+    ranged: bool = False
+    weapon_skill: int = 0
+    pc: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 40:
+            raise RuleInputError(f"a character needs a name of 1 to 40 characters, got {self.name!r}",
+                                 "캐릭터 이름은 1자부터 40자까지입니다.")
+        object.__setattr__(self, "dex", require_int(self.dex, "dex", "DEX", 0, 100))
+        object.__setattr__(self, "weapon_skill",
+                           require_int(self.weapon_skill, "weapon_skill", "무기 기능", 0, MAX_SKILL))
+        _flag(self.ranged, "ranged", "사격 무기 여부")
+        _flag(self.pc, "pc", "PC 여부")
+
+
+def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> list[Character]:
+    """Turn order of one round (source 4.1).
+
+    Higher DEX first; ties: ranged weapon before melee, then higher weapon skill, then PC
+    before NPC. A full tie keeps the order given (PCs settle it by discussion). Characters
+    named in ``waiting`` go to the end of the round; among them the first to wait acts first,
+    which is their original order since each waits on its own turn. A delayed turn cannot
+    wait again, so a name may appear in ``waiting`` only once.
+
+    >>> party = [Character("A", 12), Character("B", 14), Character("C", 12, ranged=True),
+    ...          Character("D", 12, weapon_skill=50, pc=False), Character("E", 12, weapon_skill=50)]
+    >>> [c.name for c in turn_order(party)]
+    ['B', 'C', 'E', 'D', 'A']
+    >>> [c.name for c in turn_order(party, waiting=["A", "B"])]
+    ['C', 'E', 'D', 'B', 'A']
+    """
+    chars = list(characters)[:MAX_CHARACTERS + 1]
+    if len(chars) > MAX_CHARACTERS:
+        raise RuleInputError(f"at most {MAX_CHARACTERS} characters",
+                             f"캐릭터는 {MAX_CHARACTERS}명까지입니다.")
+    if not all(isinstance(c, Character) for c in chars):
+        raise RuleInputError("characters must be Character objects", "캐릭터 목록이 올바르지 않습니다.")
+    names = [c.name for c in chars]
+    if len(set(names)) != len(names):
+        raise RuleInputError("character names must be unique", "캐릭터 이름이 겹칩니다.")
+    if isinstance(waiting, str):
+        waiting = [waiting]
+    waiting = list(waiting)[:MAX_CHARACTERS + 1]
+    if len(set(waiting)) != len(waiting):
+        raise RuleInputError("a character can wait only once a round",
+                             "대기로 밀려난 턴에는 다시 대기할 수 없습니다.")
+    unknown = [w for w in waiting if w not in names]
+    if unknown:
+        raise RuleInputError(f"unknown waiting character {unknown[0]!r}",
+                             f"대기한 캐릭터 '{unknown[0]}'이(가) 목록에 없습니다.")
+    # sorted() is stable, so full ties keep the order given
+    order = sorted(chars, key=lambda c: (-c.dex, not c.ranged, -c.weapon_skill, not c.pc))
+    return [c for c in order if c.name not in waiting] + [c for c in order if c.name in waiting]
+
+
+#: Korean labels of the :func:`movement` results.
+MOVE_LABELS = {
+    "walk": "걷기: 평소대로 행동",
+    "run": "달리기: 다음 자신의 턴까지 방어를 포함한 모든 행동이 어려움 난이도",
+    "too_far": "한 턴에 갈 수 없는 거리 (MOV×3미터 초과)",
+}
+
+
+def movement(distance: float, mov: int) -> str:
+    """Kind of move on one turn: ``walk`` (≤ MOV m), ``run`` (≤ MOV×3 m), else ``too_far``.
+
+    >>> movement(8, 8), movement(9, 8), movement(25, 8)
+    ('walk', 'run', 'too_far')
+    """
+    distance = require_number(distance, "distance", "이동 거리", 0, MAX_DISTANCE)
+    mov = require_int(mov, "mov", "MOV", 0, 100)
+    return "walk" if distance <= mov else "run" if distance <= 3 * mov else "too_far"
+
+
+#: Korean labels of the :func:`range_difficulty` results.
+RANGE_LABELS = {"normal": "보통 난이도", "hard": "어려움 난이도 (사정거리의 2배까지)",
+                "out_of_range": "닿지 않음 (사정거리의 2배 초과)"}
+
+
+def range_difficulty(distance: float, weapon_range: str | int) -> str:
+    """Shooting difficulty: within range ``normal``, up to twice it ``hard``, else
+    ``out_of_range``. ``weapon_range`` in metres or a ranged weapon's name.
+
+    >>> range_difficulty(50, "권총"), range_difficulty(100, 50), range_difficulty(101, 50)
+    ('normal', 'hard', 'out_of_range')
+    """
+    distance = require_number(distance, "distance", "거리", 0, MAX_DISTANCE)
+    if isinstance(weapon_range, str):
+        weapon = RANGED_WEAPONS.get(weapon_range.strip())
+        if weapon is None:
+            raise RuleInputError(f"{weapon_range!r} is not a ranged weapon",
+                                 f"'{weapon_range}'은(는) 사격 무기 표에 없습니다.")
+        weapon_range = weapon.range_m
+    weapon_range = require_int(weapon_range, "weapon_range", "사정거리", 1, MAX_DISTANCE)
+    return "normal" if distance <= weapon_range else "hard" if distance <= 2 * weapon_range \
+        else "out_of_range"
+
+
+# --- recovery (source 4.6) -------------------------------------------------------------
+
+#: Natural recovery a week and the HP one successful first aid restores.
+NATURAL_RECOVERY = "1D6÷2"
+FIRST_AID_HEAL = "1D6÷2"
+MAX_DEFICIT = 300   # HP to regain; keeps the week-by-week loop short
+
+
+def weeks_to_recover(current_hp: int, goal_hp: int = 1, per_week: str = NATURAL_RECOVERY) -> Dist:
+    """Exact distribution of the number of weeks of natural recovery until HP ≥ ``goal_hp``
+    (default 1: awake). ``per_week`` lets the GM change the weekly amount (at least 1 HP).
+
+    >>> weeks_to_recover(-1).probabilities()
+    {1: Fraction(2, 3), 2: Fraction(1, 3)}
+    """
+    current_hp = require_int(current_hp, "current_hp", "현재 HP", -MAX_HP, MAX_HP)
+    goal_hp = require_int(goal_hp, "goal_hp", "목표 HP", -MAX_HP, MAX_HP)
+    step = parse_damage(per_week, allow_db=False).dist()
+    if step.min < 1 or len(step.outcomes()) > 50:
+        raise RuleInputError("weekly recovery must be at least 1 with at most 50 outcomes",
+                             "주당 회복량은 항상 1 이상이고 결과가 50가지 이하여야 합니다.")
+    need = goal_hp - current_hp
+    if need <= 0:
+        return Dist.constant(0)
+    if need > MAX_DEFICIT:
+        raise RuleInputError(f"at most {MAX_DEFICIT} HP to regain",
+                             f"회복할 HP는 {MAX_DEFICIT}점까지입니다.")
+    # regained HP capped at `need`: reaching it is the absorbing "recovered" state
+    regained, done_before, weeks = Dist.constant(0), Fraction(0), {}
+    while done_before < 1:   # each week regains ≥ 1 HP, so at most `need` rounds
+        regained = (regained + step).map(lambda v: min(v, need))
+        done = regained.probability(need)
+        weeks[len(weeks) + 1] = done - done_before
+        done_before = done
+    return from_probabilities(weeks)
+
+
+def first_aid(current_hp: int, skill: int, attempts: int = 1, *, hard: bool = False,
+              penalty: str | int = 0, settings: CheckSettings = DEFAULT_SETTINGS) -> Dist:
+    """Exact HP after up to ``attempts`` first-aid tries on an unconscious character.
+
+    Only usable at HP ≤ 0; each success restores 1D6÷2 HP; tries stop once HP ≥ 1 (the
+    character wakes and first aid no longer applies). ``result.at_least(1)`` is the chance of
+    waking within ``attempts`` tries. Death checks at the threshold are not modelled.
+
+    >>> first_aid(0, 50).probabilities()
+    {0: Fraction(1, 2), 1: Fraction(1, 6), 2: Fraction(1, 6), 3: Fraction(1, 6)}
+    """
+    current_hp = require_int(current_hp, "current_hp", "현재 HP", -MAX_DEFICIT, 0)
+    attempts = require_int(attempts, "attempts", "시도 횟수", 0, 100)
+    odds = check_odds(skill, hard=hard, penalty=penalty, settings=settings)
+    success = odds["special"] + odds["success"]
+    heal = parse_damage(FIRST_AID_HEAL).dist().probabilities()
+    hp = {current_hp: Fraction(1)}
+    for _ in range(attempts):
+        nxt: dict[int, Fraction] = {}
+        for value, p in hp.items():
+            if value >= 1:   # awake: no more first aid
+                nxt[value] = nxt.get(value, 0) + p
+                continue
+            nxt[value] = nxt.get(value, 0) + p * (1 - success)
+            for gain, q in heal.items():
+                nxt[value + gain] = nxt.get(value + gain, 0) + p * success * q
+        hp = {v: p for v, p in nxt.items() if p}
+    return from_probabilities(hp)
+
+
+__all__ = [
+    "ARMOR", "CHECK_LABELS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HP_STATE_LABELS",
+    "MELEE_WEAPONS", "MOVE_LABELS", "NATURAL_RECOVERY", "OUTCOME_LABELS", "PHYSICAL_CHECKS",
+    "RANGED_WEAPONS", "RANGE_LABELS", "SHIELDS", "WEAPONS", "Armor", "Character",
+    "CheckSettings", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
+    "death_threshold", "effective_target", "first_aid", "hit_hp_states", "hp_after_hit",
+    "movement", "opposed_odds", "range_difficulty", "turn_order", "weeks_to_recover",
+]
