@@ -9,23 +9,32 @@ from pathlib import Path
 import bokeh
 
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
+HERE = Path(__file__).parent
 
 
-def _vendor(app):
+def _versioned(name: str) -> str:
+    return name.replace("bokeh", f"bokeh-{bokeh.__version__}", 1)
+
+
+def _copy_assets(app, config):
+    # config-inited runs before Sphinx checks that html_static_path exists
     src = Path(bokeh.__file__).parent / "server" / "static" / "js"
     dest = Path(app.confdir) / "_vendor"
     dest.mkdir(exist_ok=True)
     for name in BOKEH_FILES:
-        versioned = name.replace("bokeh", f"bokeh-{bokeh.__version__}", 1)
-        target = dest / versioned
+        target = dest / _versioned(name)
         if not target.exists():
             shutil.copyfile(src / name, target)
-        app.add_js_file(versioned, priority=200)
+    shutil.copyfile(HERE / "book.css", dest / "book.css")
+
+
+def _add_assets(app):
+    for name in BOKEH_FILES:
+        app.add_js_file(_versioned(name), priority=200)
     app.add_css_file("book.css", priority=200)
-    css = Path(__file__).parent / "book.css"
-    shutil.copyfile(css, dest / "book.css")
 
 
 def setup(app):
-    app.connect("builder-inited", _vendor)
+    app.connect("config-inited", _copy_assets)
+    app.connect("builder-inited", _add_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
