@@ -1,0 +1,198 @@
+"""Hunter's Moon views show exactly what ``widgets.hunters_moon`` computes (static and Jupyter)."""
+from __future__ import annotations
+
+import html
+import itertools
+
+import pytest
+
+from widgets import hunters_moon as hm
+from widgets.views import format as fmt
+from widgets.views import hunters_moon as views
+
+PLOTS = (*hm.PARAGRAPHS, hm.OUT_OF_RANGE)
+
+
+def esc(text: str) -> str:
+    return html.escape(text)
+
+
+@pytest.mark.parametrize("make", views.ALL_WIDGETS)
+def test_static_table_covers_every_option_without_errors(make):
+    widget = make()
+    table = widget.static_table()
+    size = 1
+    for c in widget.controls:
+        size *= len(c.options)
+    assert len(table) == size <= 5000
+    for key, entry in table.items():
+        assert "widget-error" not in entry["h"], key
+        if "y" in entry:
+            assert abs(sum(entry["y"]) - 1) < 1e-9, key
+
+
+def test_uids_are_unique():
+    uids = [make().uid for make in views.ALL_WIDGETS]
+    assert len(set(uids)) == len(uids)
+
+
+def test_check_entries_equal_the_library():
+    table = views.check_widget().static_table()
+    for mod, target in itertools.product(range(-2, 9), range(5, 15)):
+        entry = table[f"{mod}|{target}"]
+        odds = hm.check_odds(mod, target)
+        for key in hm.OUTCOMES:
+            assert f"{hm.OUTCOME_KO[key]}</th><td>{esc(fmt.prob(odds[key]))}" in entry["h"]
+        assert esc(fmt.prob(hm.success_chance(odds))) in entry["h"]
+        assert entry["t"] == [fmt.prob(odds[k]) for k in hm.OUTCOMES]
+
+
+def test_plot_entries_equal_the_library():
+    table = views.plot_widget().static_table()
+    threats = [hm.PlacedThreat(f"T{p}", p) for p in hm.PARAGRAPHS]
+    for plot, power, doom in itertools.product(PLOTS, range(0, 11), range(0, 5)):
+        entry = table[f"{plot}|{power}|{doom}"]["h"]
+        assert f"데미지 {hm.pc_damage(power, plot, doom).min}</b>" in entry
+        for p in PLOTS:  # every row: threats before/after and damage
+            order = [type(x).__name__ for x in hm.round_order([hm.PlottedPC("X", p)], threats)]
+            at = order.index("PlottedPC")
+            row = (f"<td>{p}</td><td>{hm.paragraph_label(p)}</td><td>{at}</td>"
+                   f"<td>{len(order) - at - 1}</td><td>{hm.pc_damage(power, p, doom).min}</td>")
+            assert row in entry, (plot, power, doom, p)
+
+
+def test_order_entries_equal_the_library():
+    table = views.order_widget().static_table()
+    for a, b, c in itertools.product(PLOTS, repeat=3):
+        for layout in views.THREAT_LAYOUTS:
+            entry = table[f"{a}|{b}|{c}|{layout}"]["h"]
+            order = hm.round_order([hm.PlottedPC("A", a), hm.PlottedPC("B", b), hm.PlottedPC("C", c)],
+                                   [hm.PlacedThreat("t", int(p)) for p in layout])
+            expected = "".join(
+                f"<li>{x.paragraph_label}: "
+                + (f"PC {x.name}" if isinstance(x, hm.PlottedPC) else "위협 행동") + "</li>"
+                for x in order)
+            assert f"<ol>{expected}</ol>" in entry
+            assert ("같은 자리" in entry) == (len({a, b, c}) < 3)
+
+
+def test_destroy_entries_equal_the_library():
+    widget = views.destroy_widget()
+    table = widget.static_table()
+    for combo in itertools.product(*(c.options for c in widget.controls)):
+        might, defence, power, paragraph, durability = combo
+        odds = hm.destroy_odds(might, defence, power, paragraph, durability)
+        entry = table["|".join(map(str, combo))]["h"]
+        for p in (odds.hit, odds.critical, odds.destroy):
+            assert esc(fmt.prob(p)) in entry
+        assert f"−{odds.body_loss}" in entry and fmt.fraction(odds.expected_body_loss) in entry
+
+
+def test_defence_interfere_and_recon_entries():
+    table = views.defence_widget().static_table()
+    for ability, attack, power, doom in itertools.product(range(0, 5), range(6, 12), (2, 4, 6, 8),
+                                                          range(0, 3)):
+        entry = table[f"{ability}|{attack}|{power}|{doom}"]
+        odds = hm.defence_odds(ability, attack)
+        assert entry["t"] == [fmt.prob(odds[k]) for k in hm.OUTCOMES]
+        assert f"데미지 <b>{hm.threat_damage(power, doom).min}</b>" in entry["h"]
+    table = views.interfere_widget().static_table()
+    assert esc(fmt.prob(hm.success_chance(hm.defence_odds(3, 10)))) in table["3|10"]["h"]
+    table = views.recon_widget().static_table()
+    for brain, target, level in itertools.product(range(0, 5), range(6, 12), range(1, 6)):
+        entry = table[f"{brain}|{target}|{level}"]
+        odds = hm.recon_odds(brain, target)
+        assert esc(fmt.prob(odds["fumble"])) in entry["h"]
+        assert esc(fmt.prob(hm.success_chance(odds))) in entry["h"]
+        dist = hm.recon_counterattack(level).probabilities()
+        assert entry["x"] == list(dist) and entry["t"] == [fmt.prob(p) for p in dist.values()]
+
+
+def test_pursuit_entries_equal_the_library():
+    table = views.pursuit_widget().static_table()
+    for ability, defence, power, paragraph in itertools.product(range(1, 5), range(8, 12),
+                                                                (2, 4, 6), PLOTS):
+        entry = table[f"1|{ability}|{defence}|{power}|{paragraph}"]
+        assert esc(fmt.prob(hm.pursuit_odds(ability, defence))) in entry["h"]
+        dist = hm.pc_damage(power, paragraph, pursuit=True)
+        assert views.dist_text(dist) in entry["h"]
+        assert entry["t"] == [fmt.prob(p) for p in dist.probabilities().values()]
+        assert "추격할 일이 없습니다" in table[f"0|{ability}|{defence}|{power}|{paragraph}"]["h"]
+
+
+def test_status_entries_equal_the_library():
+    s = views.STATUS_ATTACK
+    table = views.status_attack_widget().static_table()
+    names = ["attacker_bound", "threat_bound", "threat_flying", "anti_air", "attacker_flying",
+             "attacker_diving", "threat_diving"]
+    for paragraph in PLOTS:
+        for flags in itertools.product((False, True), repeat=7):
+            kw = dict(zip(names, flags))
+            odds = hm.destroy_odds(s["might"], s["defence"], s["weapon_power"], paragraph,
+                                   s["durability"], **kw)
+            key = "|".join([str(paragraph)] + ["1" if f else "0" for f in flags])
+            row = f"<th>격파</th><td>{fmt.prob(hm.destroy_odds(s['might'], s['defence'], s['weapon_power'], paragraph, s['durability']).destroy)}</td><td>{fmt.prob(odds.destroy)}</td>"
+            assert row in table[key]["h"], key
+            assert ("자동명중" in table[key]["h"]) == hm.diving_auto_hit(kw["attacker_diving"],
+                                                                      kw["threat_diving"])
+    d = views.STATUS_DEFENCE
+    table = views.status_defence_widget().static_table()
+    for power in (4, 6, 8, 10):
+        for pcb, thb, thd, pcf, aa, thf in itertools.product((False, True), repeat=6):
+            odds = hm.defence_odds(d["ability"], d["attack_value"], bound=pcb, threat_bound=thb,
+                                   threat_diving=thd)
+            dmg = hm.flying_damage(hm.threat_damage(power), pcf, aa, thf)
+            key = "|".join([str(power)] + ["1" if f else "0" for f in (pcb, thb, thd, pcf, aa, thf)])
+            entry = table[key]["h"]
+            assert esc(fmt.prob(odds["failure"] + odds["fumble"])) in entry
+            assert f"데미지 <b>{dmg.min}</b>" in entry
+            assert ("1~6 (평균 7/2)" in entry) == pcb
+
+
+def test_end_entries_follow_the_rules():
+    table = views.end_widget().static_table()
+    assert "PC 승리" in table["0|0|0|0|3"]["h"] and "3번" in table["0|0|0|0|3"]["h"]
+    assert "PC 패배" in table["0|1|0|0|3"]["h"]
+    assert "추격 라운드" in table["0|1|1|0|3"]["h"] and "PC 승리" in table["0|1|1|0|3"]["h"]
+    assert "PC 패배" in table["1|1|1|1|2"]["h"] and "정찰" not in table["1|1|1|1|2"]["h"]
+
+
+def test_worked_examples_and_status_table_come_from_the_library():
+    text = repr(views.damage_examples())
+    assert str(hm.pc_damage(3, 2, 1, critical_achievement=15).min) in text
+    assert "B → A → 위협2" in repr(views.tie_examples())
+    table = views.StatusTable()._repr_html_()
+    for status in hm.STATUSES:
+        assert esc(status.rule_ko) in table
+
+
+def test_jupyter_view_bad_input_gives_korean_message_without_traceback():
+    box = views.plot_widget().ipywidget()
+    _, plot_box, power_box, doom_box, out = box.children
+    power_box.value = 999
+    assert "widget-error" in out.value and "무기 위력" in out.value
+    assert "Traceback" not in out.value
+    power_box.value = 4
+    doom_box.value = -1
+    assert "widget-error" in out.value and "파멸의 색" in out.value
+    doom_box.value = 7                      # beyond the static range: still the library's value
+    plot_box.value = 5
+    assert f"데미지 {hm.pc_damage(4, 5, 7).min}</b>" in out.value
+
+    box = views.destroy_widget().ipywidget()
+    durability_box, out = box.children[5], box.children[6]
+    durability_box.value = 0
+    assert "widget-error" in out.value and "내구도" in out.value and "Traceback" not in out.value
+    durability_box.value = 20
+    assert esc(fmt.prob(hm.destroy_odds(2, 9, 3, 3, 20).destroy)) in out.value
+
+    box = views.check_widget().ipywidget()
+    box.children[2].value = 999
+    assert "widget-error" in box.children[3].value and "목표치" in box.children[3].value
+
+
+def test_mime_bundle_carries_widget_view_html_and_text():
+    bundle = views.plot_widget()._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert 'data-live="hm-plot"' in bundle["text/html"]
+    assert f"데미지 {hm.pc_damage(3, 3).min}" in bundle["text/plain"]
