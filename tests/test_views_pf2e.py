@@ -1,0 +1,198 @@
+"""The PF2e views show what the library computes, on every static entry and in Jupyter."""
+from __future__ import annotations
+
+import html
+import itertools
+
+import pytest
+
+from widgets import pf2e
+from widgets.views import format as fmt
+from widgets.views import pf2e as views
+
+WIDGETS = [views.attack_widget, views.bonus_widget, views.ac_widget, views.strike_widget,
+           views.range_widget, views.strike_reach_widget, views.spell_widget]
+
+
+def shows(p, text: str) -> bool:
+    return html.escape(fmt.prob(p)) in text
+
+
+@pytest.mark.parametrize("make", WIDGETS)
+def test_static_table_covers_every_option_without_python_errors(make):
+    widget = make()
+    table = widget.static_table()
+    size = 1
+    for c in widget.controls:
+        size *= len(c.options)
+    assert len(table) == size <= 5000
+    for key, entry in table.items():
+        assert "입력을 처리할 수 없습니다" not in entry["h"], key
+
+
+def test_attack_entries_equal_the_library():
+    table = views.attack_widget().static_table()
+    for kind, s, d, rank, level in itertools.product(
+            ["melee", "finesse", "ranged"], range(5), range(5),
+            ["untrained", "trained", "expert", "master", "legendary"], [1, 5, 10, 15, 20]):
+        prof = pf2e.proficiency_bonus(rank, level)
+        total = pf2e.attack_bonus("ranged" if kind == "ranged" else "melee", strength=s,
+                                  dexterity=d, finesse=kind == "finesse", proficiency=prof)
+        entry = table[f"{kind}|{s}|{d}|{rank}|{level}"]["h"]
+        assert f"d20 {fmt.signed(total)} " in entry, entry
+        assert f"숙련 {fmt.signed(prof)}" in entry
+
+
+def test_finesse_uses_the_better_of_str_and_dex():
+    entry = views.attack_widget().static_table()["finesse|1|4|trained|1"]["h"]
+    assert "민첩 +4" in entry and f"d20 {fmt.signed(4 + pf2e.proficiency_bonus('trained', 1))}" in entry
+
+
+def test_bonus_entries_show_only_the_counted_ones():
+    widget = views.bonus_widget()
+    table = widget.static_table()
+    choices = [c.options for c in widget.controls]
+    for combo in itertools.product(*choices):
+        mods = [(kind, int(v)) for kind, code in zip(["circumstance", "status", "item", "untyped"],
+                                                       combo)
+                for v in code.split(",") if int(v)]
+        entry = table["|".join(combo)]["h"]
+        assert f"합계: <b>{fmt.signed(pf2e.stack_modifiers(mods))}</b>" in entry
+    # +1 and +2 circumstance: only +2 is applied; −5 and −2 untyped: both
+    entry = table["1,2|0|0|-5,-2"]["h"]
+    assert "<td>+1, +2</td><td>+2</td>" in entry
+    assert f"<b>{fmt.signed(pf2e.stack_modifiers([('circumstance', 1), ('circumstance', 2), ('untyped', -5), ('untyped', -2)]))}</b>" in entry
+
+
+def test_ac_entries_equal_the_library():
+    table = views.ac_widget().static_table()
+    for dex, cap, item, prof, off in itertools.product(range(5), [None, 0, 1, 2, 3], range(7),
+                                                       ["untrained:1", "trained:1", "expert:11",
+                                                        "master:13", "legendary:17"],
+                                                       [False, True]):
+        rank, level = prof.split(":")
+        ac = pf2e.armor_class(dex, cap, pf2e.proficiency_bonus(rank, int(level)), item=item,
+                              off_guard=off)
+        entry = table[f"{dex}|{cap}|{item}|{prof}|{int(off)}"]["h"]
+        assert f"<b>AC {ac}</b>" in entry
+
+
+def test_dex_cap_limits_the_shown_dex():
+    entry = views.ac_widget().static_table()["4|1|4|trained:1|0"]["h"]
+    assert "민첩 +1 (수정치 +4, 상한 +1)" in entry
+    assert f"AC {pf2e.armor_class(4, 1, 3, item=4)}" in entry
+
+
+def test_strike_entries_equal_the_library():
+    table = views.strike_widget().static_table()
+    for bonus, ac, a1, a2, a3 in itertools.product(range(6, 23, 4), range(14, 31, 4),
+                                                   [0, 1], [0, 1], [0, 1]):
+        entry = table[f"{bonus}|{ac}|{a1}|{a2}|{a3}"]
+        expected_t = []
+        for n, agile in enumerate((a1, a2, a3), start=1):
+            odds = pf2e.strike_odds(bonus, ac, attack_number=n, agile=bool(agile))
+            expected_t += [fmt.prob(odds[k]) for k in pf2e.DEGREES]
+        assert entry["t"] == expected_t
+        for n in range(3):
+            assert abs(sum(entry["y"][4 * n:4 * n + 4]) - 1) < 1e-9
+        totals = pf2e.strike_sequence([(bonus, bool(a)) for a in (a1, a2, a3)])
+        for total in totals:
+            assert f"<td>{fmt.signed(total)}</td>" in entry["h"]
+
+
+def test_source_example_shortsword_third_strike():
+    entry = views.strike_widget().static_table()["10|18|0|0|1"]["h"]
+    assert f"<td>{fmt.signed(pf2e.multiple_attack_penalty(3, True))}</td>" in entry
+    text = repr(views.map_examples())
+    assert " / ".join(fmt.signed(v) for v in pf2e.strike_sequence(
+        [(0, False), (0, False), (0, True)])) in text
+
+
+def test_range_entries_equal_the_library():
+    table = views.range_widget().static_table()
+    for inc in range(10, 121, 10):
+        for dist in range(0, 801, 10):
+            entry = table[f"{inc}|{dist}"]["h"]
+            if dist <= 6 * inc:
+                assert f"사거리 페널티: {fmt.signed(pf2e.range_penalty(dist, inc))}" in entry
+            else:
+                with pytest.raises(pf2e.RuleInputError) as err:
+                    pf2e.range_penalty(dist, inc)
+                assert html.escape(err.value.korean) in entry and "widget-error" in entry
+
+
+def test_crossbow_table_and_examples_come_from_the_library():
+    rows = pf2e.range_bands(120).table()
+    text = repr(views.crossbow_table())
+    assert all(fmt.signed(r["modifier"]) in text for r in rows)
+    examples = repr(views.crossbow_examples())
+    assert f"720ft | 사거리 단위 120ft | {fmt.signed(pf2e.range_penalty(720, 120))}" in examples
+    assert "사거리 밖" in examples
+
+
+def test_reach_widget_reuses_the_range_calculator():
+    table = views.strike_reach_widget().static_table()
+    assert "타격(Strike) 가능" in table["reach5|5"]["h"]
+    assert "widget-error" in table["reach5|10"]["h"] and "한 걸음" in table["reach5|10"]["h"]
+    assert "타격(Strike) 가능" in table["reach10|10"]["h"]
+    assert fmt.signed(pf2e.range_penalty(150, 120)) in table["inc120|150"]["h"]
+
+
+def test_spell_entries_equal_the_library():
+    table = views.spell_widget().static_table()
+    for ability, prof, save in itertools.product(range(6), ["trained:1", "trained:5", "expert:7",
+                                                            "master:15", "legendary:19"],
+                                                 range(0, 31, 3)):
+        rank, level = prof.split(":")
+        p = pf2e.proficiency_bonus(rank, int(level))
+        dc = pf2e.spell_dc(ability, p)
+        entry = table[f"{ability}|{prof}|{save}"]
+        assert f"주문 DC {dc}" in entry["h"]
+        assert f"d20 {fmt.signed(pf2e.attack_bonus('spell', spellcasting=ability, proficiency=p))}" \
+            in entry["h"]
+        assert entry["t"] == [fmt.prob(pf2e.save_odds(save, dc)[k]) for k in pf2e.DEGREES]
+
+
+def test_proficiency_table_from_the_library():
+    text = repr(views.ProficiencyTable())
+    assert fmt.signed(pf2e.proficiency_bonus("legendary", 20)) in text
+    assert "미훈련" in text
+
+
+def test_jupyter_range_view_bad_input_is_a_korean_message():
+    widget = views.range_widget()
+    box = widget.ipywidget()
+    inc_box, dist_box, out = box.children[1], box.children[2], box.children[3]
+    dist_box.value = 1000
+    inc_box.value = 200          # beyond the static table: the library computes it
+    assert f"사거리 페널티: {fmt.signed(pf2e.range_penalty(1000, 200))}" in out.value
+    dist_box.value = -5
+    assert "widget-error" in out.value and "거리" in out.value and "Traceback" not in out.value
+    dist_box.value = 100
+    inc_box.value = 0
+    assert "widget-error" in out.value and "0보다 커야" in out.value
+    inc_box.value = 120
+    dist_box.value = 721
+    assert "사거리 밖" in out.value
+    # text cannot be typed into an IntText; the same compute path refuses it in Korean
+    shown = widget.shown(increment=120, distance="열 칸")
+    assert "widget-error" in shown.html and "숫자를 넣어 주세요" in shown.html
+    shown = widget.shown(increment="abc", distance=10)
+    assert "widget-error" in shown.html and "사거리 단위" in shown.html
+
+
+def test_jupyter_strike_view_follows_the_library():
+    box = views.strike_widget().ipywidget()
+    bonus, ac, a1, a2, a3, out = box.children[1:7]
+    bonus.value, ac.value = 13, 21
+    a2.value = True
+    odds = pf2e.strike_odds(13, 21, attack_number=2, agile=True)
+    assert all(shows(p, out.value) for p in odds.values())
+    bonus.value = 999
+    assert "widget-error" in out.value
+
+
+def test_mime_bundle_carries_html_and_text():
+    bundle = views.range_widget()._repr_mimebundle_()
+    assert 'data-live="pf-range"' in bundle["text/html"]
+    assert fmt.signed(pf2e.range_penalty(250, 120)) in bundle["text/plain"]
