@@ -1,0 +1,365 @@
+"""Live widgets of the Underface (『언더페이스』) combat chapter.
+
+Display only: every number comes from ``widgets.underface`` (and the shared range component
+``widgets.ranges.RangeBands``); this module picks the library call and formats its result.
+"""
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+
+from .. import underface as uf
+from ..damage import DB_OPTIONS
+from ..ranges import RangeBands
+from . import format as fmt
+from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .trench_crusade import WorkedExamples
+
+_E = html.escape
+_NOWRAP = ' style="white-space: nowrap"'
+
+# --- display objects: tables rendered from the library data ---------------------------
+
+
+class HtmlTable:
+    """A rules table built from library data: ``_repr_html_`` for the book, text for nbval."""
+
+    def __init__(self, header: list[str], rows: list[list[str]], caption: str = ""):
+        self.header, self.rows, self.caption = header, rows, caption
+
+    def _repr_html_(self) -> str:
+        cap = f"<caption>{_E(self.caption)}</caption>" if self.caption else ""
+        head = "".join(f"<th>{_E(h)}</th>" for h in self.header)
+        body = "".join("<tr>" + "".join(f"<td{_NOWRAP if len(c) <= 12 else ''}>{_E(c)}</td>"
+                                        for c in row) + "</tr>" for row in self.rows)
+        return f'<table class="uf-table">{cap}<tr>{head}</tr>{body}</table>'
+
+    def __repr__(self) -> str:
+        lines = ([self.caption] if self.caption else []) + [" | ".join(self.header)]
+        return "\n".join(lines + [" | ".join(r) for r in self.rows])
+
+
+def melee_table() -> HtmlTable:
+    """4.7.1.1 근접 무기, from ``MELEE_WEAPONS``."""
+    return HtmlTable(["이름", "특화 분야", "기본 확률", "피해", "손"],
+                     [[w.name, w.skill, f"{w.base_chance:02d}", w.damage, w.hands_label]
+                      for w in uf.MELEE_WEAPONS.values()], "근접 무기 (원문 4.7.1.1)")
+
+
+def ranged_table() -> HtmlTable:
+    """4.7.1.2 사격 무기, from ``RANGED_WEAPONS``; the last column is the hard band (×2)."""
+    rows = []
+    for w in uf.RANGED_WEAPONS.values():
+        bands = RangeBands.multiples(w.range_m).table()
+        rows.append([w.name, w.skill, f"{w.base_chance:02d}", w.damage, w.hands_label,
+                     f"{bands[0]['to']}m", f"{bands[1]['to']}m"])
+    return HtmlTable(["이름", "특화 분야", "기본 확률", "피해", "손", "사정거리",
+                      "어려움으로 닿는 거리"], rows, "사격 무기 (원문 4.7.1.2)")
+
+
+def shield_table() -> HtmlTable:
+    """4.7.3 방패, from ``SHIELDS``."""
+    return HtmlTable(["방패", "분류", "피해", "사용 기능"],
+                     [[w.name, w.shield_class or "-", w.damage, w.skill]
+                      for w in uf.SHIELDS.values()], "방패 (원문 4.7.3)")
+
+
+def armor_table() -> HtmlTable:
+    """4.7.2 방어구, from ``ARMOR``."""
+    return HtmlTable(["방어구", "방어 점수", "불이익"],
+                     [[a.name, str(a.armor_value), a.penalty_label] for a in uf.ARMOR.values()],
+                     "방어구 (원문 4.7.2)")
+
+
+def physical_checks() -> HtmlTable:
+    """The checks the armour penalty applies to (``PHYSICAL_CHECKS``)."""
+    return HtmlTable(["방어구 불이익을 받는 신체 판정"], [[", ".join(uf.PHYSICAL_CHECKS)]])
+
+
+def settings_table(settings: uf.CheckSettings = uf.DEFAULT_SETTINGS) -> HtmlTable:
+    """The assumed check rules (``CheckSettings.rows()``) shown beside the widgets."""
+    return HtmlTable(["판정 규칙", "이 책의 값"], [list(r) for r in settings.rows()],
+                     "판정 설정 — (가정)은 원문에 없는 시스템 규칙의 기본값")
+
+
+def worked_examples() -> WorkedExamples:
+    """The source's worked examples, computed by the library."""
+    return WorkedExamples([
+        ("HP 12, 방어 점수 2인 갑옷, 피해 6", "갑옷을 뚫은 피해",
+         str(uf.damage_after_armor(6, 2))),
+        ("HP 12, 방어 점수 2인 갑옷, 피해 6", "남은 HP", str(uf.hp_after_hit(12, 6, armor=2))),
+        ("방어 점수 5, 피해 1", "갑옷을 뚫은 피해 (하한 0)", str(uf.damage_after_armor(1, 5))),
+        ("최대 HP 11", "사망 임계", fmt.signed(uf.death_threshold(11))),
+        ("회피 60%, 방탄조끼", "회피 목표치", str(uf.effective_target(60, penalty="방탄조끼"))),
+    ])
+
+
+# --- widgets -----------------------------------------------------------------------------
+
+#: The fixed roster of the static turn-order builder: name, weapon skill.
+ROSTER = (("가람", 50), ("나래", 60), ("다온", 50))
+#: Who has a PC/NPC switch on the static page (나래 stays a PC: her skill already breaks ties).
+SWITCHABLE_PC = ("가람", "다온")
+_CHECK_BAND = {"special": "critical", "success": "success", "failure": "failure",
+               "fumble": "down"}
+
+
+def _check_bars(odds: dict[str, Fraction]) -> Bars:
+    return Bars(tuple(range(1, len(odds) + 1)), tuple(odds.values()),
+                tuple(_CHECK_BAND[k] for k in odds))
+
+
+def _check_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
+    return [(uf.CHECK_LABELS[k], p) for k, p in odds.items()]
+
+
+def turn_order_widget(uid: str = "uf-order") -> LiveWidget:
+    """Turn order of one round for three characters (DEX, weapon kind, PC/NPC, waiting)."""
+    controls = []
+    for i, (name, _skill) in enumerate(ROSTER):
+        s = "abc"[i]
+        controls += [number(f"dex_{s}", f"{name} DEX", 12, 14, 14 if i == 0 else 12, step=2),
+                     toggle(f"ranged_{s}", f"{name}: 사격 무기", i == 1)]
+        if name in SWITCHABLE_PC:
+            controls.append(toggle(f"pc_{s}", f"{name}: PC (끄면 NPC)", i != 2))
+        controls.append(toggle(f"wait_{s}", f"{name}: 대기", False))
+
+    def compute(**v):
+        chars = [uf.Character(name, v[f"dex_{s}"], ranged=v[f"ranged_{s}"], weapon_skill=skill,
+                              pc=v.get(f"pc_{s}", True)) for s, (name, skill) in zip("abc", ROSTER)]
+        waiting = [c.name for s, c in zip("abc", chars) if v[f"wait_{s}"]]
+        order = uf.turn_order(chars, waiting)
+        items = "".join(f"<li>{_E(c.name)}{' (대기)' if c.name in waiting else ''}</li>"
+                        for c in order)
+        return Shown(f"<ol>{items}</ol>")
+
+    return LiveWidget(uid, controls, compute, title="턴 순서 만들기 (turn order)", plot=False)
+
+
+def movement_widget(uid: str = "uf-move") -> LiveWidget:
+    """Walk or run: the kind of move, and the next action's odds (hard after running)."""
+    def compute(mov, distance, skill):
+        kind = uf.movement(distance, mov)
+        text = f"<p>MOV {mov}, 이동 {distance}m → <b>{_E(uf.MOVE_LABELS[kind])}</b></p>"
+        if kind == "too_far":
+            return Shown(text)
+        odds = uf.check_odds(skill, hard=kind == "run")
+        target = uf.effective_target(skill, hard=kind == "run")
+        text += fmt.odds_table(_check_rows(odds), f"기능 {skill}의 다음 판정 (목표치 {target})")
+        return Shown(text, _check_bars(odds))
+    return LiveWidget(
+        uid, [number("mov", "MOV", 6, 10, 8, step=2), number("distance", "이동 거리 (m)", 0, 30, 12, step=2),
+              number("skill", "이 턴에 쓸 기능 (%)", 30, 90, 60, step=10)],
+        compute, title="걷기와 달리기 (movement)",
+        x_label="1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+
+
+#: Defence choices of the hit widget: dodge in each armour penalty class, parry, none.
+def _defence_choices() -> dict[str, str]:
+    groups: dict[int, list[str]] = {}
+    for a in uf.ARMOR.values():
+        groups.setdefault(a.penalty, []).append(a.name)
+    choices = {f"dodge:{names[0]}": f"회피 — {'·'.join(names)} ({uf.ARMOR[names[0]].penalty_label})"
+               for names in groups.values()}
+    choices["parry"] = "막기 (무기·방패 기능; 방어구 불이익 없음)"
+    return choices
+
+
+#: Short table labels of the hit widget (the full ones, ``OUTCOME_LABELS``, stand in the text).
+HIT_SHORT = {"attacker_wins": "명중", "attacker_wins_special": "스페셜 명중",
+             "defender_wins": "막음/피함", "defender_wins_special": "스페셜 방어",
+             "both_fail": "빗나감"}
+
+_OUTCOME_BAND = {"attacker_wins": "success", "attacker_wins_special": "critical",
+                 "defender_wins": "neutral", "defender_wins_special": "down",
+                 "both_fail": "muted"}
+
+
+def hit_widget(uid: str = "uf-hit") -> LiveWidget:
+    """The hit check: attack skill against parry or dodge as an opposed check."""
+    def compute(attack, defense, defence, attack_hard, defense_hard):
+        a_target = uf.effective_target(attack, hard=attack_hard)
+        penalty = defence.split(":", 1)[1] if defence.startswith("dodge:") else 0
+        odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard,
+                               defense_hard=defense_hard, defense_penalty=penalty)
+        d_target = uf.effective_target(defense, hard=defense_hard, penalty=penalty)
+        d_text = f"{'회피' if penalty else '막기'} {d_target}"
+        rows = [(HIT_SHORT[k], p) for k, p in odds.items()]
+        text = f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows)
+        bars = Bars(tuple(range(1, 6)), tuple(odds.values()),
+                    tuple(_OUTCOME_BAND[k] for k in odds))
+        return Shown(text, bars)
+    return LiveWidget(
+        uid, [number("attack", "공격 기능 (%)", 40, 80, 60, step=10),
+              number("defense", "방어 기능 (%)", 40, 80, 60, step=10),
+              select("defence", "방어 방법", _defence_choices(), "dodge:평상복"),
+              toggle("attack_hard", "공격이 어려움 난이도"),
+              toggle("defense_hard", "방어가 어려움 난이도")],
+        compute, title="명중 판정: 공격 대 막기·회피 (opposed check)",
+        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+
+
+def _weapon_choices(shields: bool = True, grouped: bool = False) -> dict[str, str]:
+    """Weapons by name; ``grouped``: one entry per damage expression (value: its first weapon)."""
+    table = {**uf.MELEE_WEAPONS, **uf.RANGED_WEAPONS, **(uf.SHIELDS if shields else {})}
+    if not grouped:
+        return {name: f"{name} ({w.damage})" for name, w in table.items()}
+    groups: dict[str, list[str]] = {}
+    for name, w in table.items():
+        groups.setdefault(w.damage, []).append(name)
+    return {names[0]: f"{'·'.join(names)} ({damage})" for damage, names in groups.items()}
+
+
+def _armor_choices() -> dict[str, str]:
+    """Armour by 방어 점수 (names sharing a value share one entry; the value is the first name)."""
+    groups: dict[int, list[str]] = {}
+    for a in uf.ARMOR.values():
+        groups.setdefault(a.armor_value, []).append(a.name)
+    return {names[0]: f"{'·'.join(names)} (방어 점수 {uf.ARMOR[names[0]].armor_value})"
+            for names in groups.values()}
+
+
+def _db_choices(keys=None) -> dict[str, str]:
+    return {k: f"DB {o.label}" for k, o in DB_OPTIONS.items() if keys is None or k in keys}
+
+
+def _damage_band(v: int) -> str:
+    return "muted" if v == 0 else "neutral"
+
+
+def damage_widget(uid: str = "uf-damage") -> LiveWidget:
+    """Exact distribution of the HP one hit takes through armour (special on/off)."""
+    def compute(weapon, db, armor, special):
+        dist = uf.damage_distribution(weapon, armor, db, special)
+        text = (f"<p>평균 {fmt.fraction(dist.mean())}, 범위 {dist.min}~{dist.max}, "
+                f"피해 0: <b>{fmt.prob(dist.probability(0))}</b></p>")
+        return Shown(text, Bars.from_dist(dist, _damage_band))
+    return LiveWidget(
+        uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "숏소드"),
+              select("db", "피해 보너스 (DB)", _db_choices(), "0"),
+              select("armor", "대상의 방어구", _armor_choices(), "가죽 갑옷"),
+              toggle("special", "스페셜 명중")],
+        compute, title="피해와 방어구 (damage through armor)", x_label="HP 감소량")
+
+
+#: Short table labels of the HP widget (the full ones, ``HP_STATE_LABELS``, stand in the text).
+HP_SHORT = {"standing": "버팀", "unconscious": "기절", "at_death_threshold": "사망 임계 이하"}
+
+
+def hp_widget(uid: str = "uf-hp") -> LiveWidget:
+    """One hit against a target's current and maximum HP: standing, out, at the death threshold."""
+    def compute(weapon, db, armor, special, hp, max_hp):
+        states = uf.hit_hp_states(weapon, hp, max_hp, armor, db, special)
+        rows = [(HP_SHORT[k], p) for k, p in states.items()]
+        text = (f"<p>HP {hp}/{max_hp}, 사망 임계 {fmt.signed(uf.death_threshold(max_hp))}</p>"
+                + fmt.odds_table(rows))
+        return Shown(text)
+    return LiveWidget(
+        uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "브로드 소드"),
+              select("db", "피해 보너스 (DB)", _db_choices(("0", "+1D4")), "+1D4"),
+              select("armor", "대상의 방어구", _armor_choices(), "가죽 갑옷"),
+              toggle("special", "스페셜 명중"),
+              number("hp", "대상의 현재 HP", 6, 12, 12, step=6),
+              number("max_hp", "대상의 최대 HP", 12, 16, 12, step=4)],
+        compute, title="한 방을 맞은 뒤의 상태 (HP outcome)", plot=False)
+
+
+def special_widget(uid: str = "uf-special") -> LiveWidget:
+    """Normal against special damage of one weapon (before armour)."""
+    def compute(weapon, db):
+        normal = uf.damage_distribution(weapon, 0, db, False)
+        special = uf.damage_distribution(weapon, 0, db, True)
+        text = (f"<p>{_E(weapon)} {_E(uf.WEAPONS[weapon].damage)}, DB {_E(DB_OPTIONS[db].label)}</p>"
+                f'<table class="odds"><tr><th></th><th>보통 명중</th><th>스페셜 명중</th></tr>'
+                f"<tr><th>평균 피해</th><td>{fmt.fraction(normal.mean())}</td>"
+                f"<td>{fmt.fraction(special.mean())}</td></tr>"
+                f"<tr><th>범위</th><td>{normal.min}~{normal.max}</td>"
+                f"<td>{special.min}~{special.max}</td></tr></table>")
+        return Shown(text, Bars.from_dist(special, lambda v: "critical"))
+    return LiveWidget(
+        uid, [select("weapon", "무기", _weapon_choices(), "배틀 액스"),
+              select("db", "피해 보너스 (DB)", _db_choices(), "+1D4")],
+        compute, title="스페셜 명중의 피해 (방어구 빼기 전)", x_label="스페셜 명중의 피해")
+
+
+def range_widget(uid: str = "uf-range") -> LiveWidget:
+    """Ranged weapons: the range band (``RangeBands.multiples``) and the shot's odds."""
+    def compute(weapon, distance, skill):
+        bands = RangeBands.multiples(uf.RANGED_WEAPONS[weapon].range_m)
+        if not bands.in_range(distance):
+            return Shown(f"<p>{_E(weapon)}, {distance}m: <b>닿지 않음</b> "
+                         f"(최대 {bands.table()[-1]['to']}m)</p>")
+        band = bands.band(distance)
+        odds = uf.check_odds(skill, hard=band.difficulty == "어려움")
+        target = uf.effective_target(skill, hard=band.difficulty == "어려움")
+        text = (f"<p>{_E(weapon)}, {distance}m: {_E(band.label)} → <b>{_E(band.difficulty)}</b>, "
+                f"목표치 {target}</p>" + fmt.odds_table(_check_rows(odds)))
+        return Shown(text, _check_bars(odds))
+    return LiveWidget(
+        uid, [select("weapon", "사격 무기", {n: f"{n} ({w.range_m}m)"
+                                          for n, w in uf.RANGED_WEAPONS.items()}, "권총"),
+              number("distance", "대상까지 거리 (m)", 0, 200, 60, step=10),
+              number("skill", "사격 기능 (%)", 30, 90, 50, step=20)],
+        compute, title="사정거리와 난이도 (range)",
+        x_label="1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+
+
+def armor_widget(uid: str = "uf-armor") -> LiveWidget:
+    """The armour penalty: a physical check's target and odds, against any other check."""
+    def compute(skill, armor, hard):
+        physical = uf.check_odds(skill, hard=hard, penalty=armor)
+        other = uf.check_odds(skill, hard=hard)
+        t_phys = uf.effective_target(skill, hard=hard, penalty=armor)
+        t_other = uf.effective_target(skill, hard=hard)
+        rows = "".join(f"<tr><th>{_E(uf.CHECK_LABELS[k])}</th><td>{fmt.prob(physical[k])}</td>"
+                       f"<td>{fmt.prob(other[k])}</td></tr>" for k in physical)
+        text = (f'<table class="odds"><tr><th></th><th>신체 판정 (예: 회피)</th>'
+                f"<th>그 밖의 판정</th></tr><tr><th>목표치</th><td>{t_phys}</td>"
+                f"<td>{t_other}</td></tr>{rows}</table>")
+        return Shown(text, _check_bars(physical))
+    return LiveWidget(
+        uid, [number("skill", "기능 (%)", 20, 100, 60, step=5),
+              select("armor", "방어구", {n: f"{n} ({a.penalty_label})" for n, a in uf.ARMOR.items()},
+                     "방탄조끼"),
+              toggle("hard", "어려움 난이도")],
+        compute, title="방어구의 불이익 (armor penalty)",
+        x_label="신체 판정: 1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+
+
+def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
+    """Natural recovery: weeks until an unconscious character wakes (HP 1 or more)."""
+    def compute(hp):
+        dist = uf.weeks_to_recover(hp)
+        text = (f"<p>현재 HP {hp}에서 HP 1이 될 때까지: 평균 {fmt.fraction(dist.mean())}주, "
+                f"최대 {dist.max}주</p>"
+                + fmt.odds_table([(f"{w}주 안에 깨어남", dist.at_most(w))
+                                  for w in dist.outcomes()[:4]]))
+        return Shown(text, Bars.from_dist(dist, lambda v: "neutral"))
+    return LiveWidget(uid, [number("hp", "현재 HP", -12, 0, -4)], compute,
+                      title="자연 회복으로 깨어나기까지 (recovery)", x_label="걸리는 주 수")
+
+
+def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
+    """First aid: HP after repeated tries on an unconscious character, chance to wake."""
+    def compute(hp, skill, attempts):
+        dist = uf.first_aid(hp, skill, attempts)
+        text = (f"<p>HP {hp}인 캐릭터에게 응급처치 기능 {skill}로 최대 {attempts}번 시도</p>"
+                + fmt.odds_table([("깨어남 (HP 1 이상)", dist.at_least(1)),
+                                  ("아직 기절", dist.at_most(0))]))
+        return Shown(text, Bars.from_dist(dist, lambda v: "success" if v >= 1 else "muted"))
+    return LiveWidget(
+        uid, [number("hp", "현재 HP", -8, 0, -2), number("skill", "응급처치 기능 (%)", 30, 90, 60,
+                                                         step=10),
+              number("attempts", "시도 횟수", 1, 5, 1)],
+        compute, title="응급처치 (first aid)", x_label="시도를 마친 뒤의 HP")
+
+
+ALL_WIDGETS = [turn_order_widget, movement_widget, hit_widget, damage_widget, hp_widget,
+               special_widget, range_widget, armor_widget, weeks_widget, first_aid_widget]
+
+
+def outcome_legend() -> HtmlTable:
+    """The five results of the hit check: short name in the widget, full meaning (library)."""
+    return HtmlTable(["위젯의 이름", "뜻"], [[HIT_SHORT[k], label]
+                                          for k, label in uf.OUTCOME_LABELS.items()],
+                     "명중 판정의 다섯 가지 결과")
