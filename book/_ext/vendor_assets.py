@@ -10,6 +10,8 @@ import bokeh
 
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 HERE = Path(__file__).parent
+# JS twins of library algorithms (checked against Python in tests), e.g. widgets/js/grid_cost.js
+LIBRARY_JS = sorted((HERE.parent.parent / "widgets" / "js").glob("*.js"))
 
 
 def _versioned(name: str) -> str:
@@ -26,12 +28,16 @@ def _copy_assets(app, config):
         if not target.exists():
             shutil.copyfile(src / name, target)
     shutil.copyfile(HERE / "book.css", dest / "book.css")
+    for js in LIBRARY_JS:
+        shutil.copyfile(js, dest / js.name)
 
 
 def _add_assets(app):
     for name in BOKEH_FILES:
         app.add_js_file(_versioned(name), priority=200)
     app.add_css_file("book.css", priority=200)
+    for js in LIBRARY_JS:
+        app.add_js_file(js.name, priority=210)
 
 
 def setup(app):

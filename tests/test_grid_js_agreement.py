@@ -1,0 +1,83 @@
+"""The JavaScript cost map (widgets/js/grid_cost.js) against the Python core, in headless
+Debian chromium: same costs, same predecessors, and fast enough for live dragging."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from widgets.grid import Terrain, cost_map
+
+ROOT = Path(__file__).resolve().parent.parent
+JS = (ROOT / "widgets" / "js" / "grid_cost.js").read_text(encoding="utf-8")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# Arrays come back as comma-joined text: playwright serialises big number arrays slowly.
+RUN = """(cases) => cases.map((c) => {
+  const r = GridCost.costMap(c);
+  const last = c.width * c.height - 1;
+  return {cost: r.cost.join(), pred: r.pred.join(), stateCost: r.stateCost.join(),
+          statePred: r.statePred.join(), path: GridCost.pathTo(r, last).join()};
+})"""
+
+
+def joined(values) -> str:
+    return ",".join(str(v) for v in values)
+
+
+@pytest.fixture(scope="module")
+def page():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium (/usr/bin/chromium) is not installed")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page()
+        pg.set_content("<html><body></body></html>")
+        pg.add_script_tag(content=JS)
+        yield pg
+        browser.close()
+
+
+def random_case(rng: random.Random, w: int, h: int):
+    cells = [(c, r) for c in range(w) for r in range(h)]
+    rng.shuffle(cells)
+    start = cells.pop()
+    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
+    blocked, enemies, allies = take(rng.uniform(0, 0.3)), take(rng.uniform(0, 0.1)), take(0.05)
+    t = Terrain(w, h, blocked=blocked, enemies=enemies, allies=allies,
+                barrier={s for s in cells if rng.random() < 0.1},
+                difficult={s for s in cells if rng.random() < 0.2})
+    doubles, may_leave = rng.random() < 0.5, rng.random() < 0.6
+    m = cost_map(t, start, 30, engaged_doubles=doubles, may_leave_engagement=may_leave)
+    case = dict(t.to_js(), start=t.index(start), engagedDoubles=doubles,
+                mayLeaveEngagement=may_leave)
+    return m, case
+
+
+def test_js_agrees_with_python_on_random_grids(page):
+    rng = random.Random(20240601)
+    maps, cases = [], []
+    for i in range(240):
+        low, high = (1, 3) if i < 20 else (4, 30)  # a few degenerate strips first
+        m, case = random_case(rng, rng.randint(low, high), rng.randint(low, high))
+        maps.append(m)
+        cases.append(case)
+    results = page.evaluate(RUN, cases)
+    for m, r in zip(maps, results):
+        t = m.terrain
+        assert r["cost"] == joined(m.costs())
+        assert r["stateCost"] == joined(m.state_cost)
+        assert r["statePred"] == joined(m.state_pred)
+        prev = [m.previous(t.square(i)) for i in range(t.width * t.height)]
+        assert r["pred"] == joined(-1 if p is None else t.index(p) for p in prev)
+        assert r["path"] == joined(t.index(s) for s in m.path_to(t.square(t.width * t.height - 1)))
+
+
+def test_js_handles_the_largest_grid(page):
+    m, case = random_case(random.Random(3), 60, 60)
+    r = page.evaluate(RUN, [case])[0]
+    assert r["cost"] == joined(m.costs()) and r["statePred"] == joined(m.state_pred)

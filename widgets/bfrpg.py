@@ -1,0 +1,652 @@
+"""Basic Fantasy RPG on a floor plan: the source supplement "평면도를 이용한 전투" (Combat
+with Floor Plans) as data and small rule functions, on top of :mod:`widgets.grid`.
+
+Rules from the source: walk up to the movement rate and attack, or run up to twice the rate
+and not attack; diagonals alternate 5/10 ft; entering a square next to a foe engages it; an
+engaged combatant may move half its rate staying engaged (the Doughbert example charges such
+steps double: 10 ft a square), or withdraw at half rate, or flee and take a parting shot;
+the 3 squares behind a combatant are its rear. Rules from the core rules (supplementary,
+see rules-notes): movement rates by armour and load, +2 for a parting shot and from behind,
+missile ranges (:mod:`widgets.ranges`).
+
+The source's figures are not in the text, so the preset scenes place the combatants where
+the text's numbers come out (each scene says so in ``note``).
+
+>>> movement_rate("leather", "light"), path_cost([(0, 0), (1, 1), (2, 2)])
+(30, 15)
+>>> [scene_options("doughbert_melee").feet(m.square) for m in SCENES["doughbert_melee"].marks][:5]
+[5, 10, 15, 25, 35]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from .errors import RuleInputError, require_int
+from .grid import _square as _as_square  # the shared (col, row) argument check
+from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
+                   front_arc, grid_distance, has_line_of_sight, is_behind,
+                   least_rear_attackers, neighbours8, path_feet, straight_squares)
+from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
+
+#: To-hit bonus of the parting shot at a fleeing combatant (core rules, defensive movement).
+PARTING_SHOT_BONUS = 2
+#: To-hit bonus of an attack from one of the defender's 3 rear squares (core rules).
+REAR_ATTACK_BONUS = 2
+
+
+# --- movement table ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MovementRow:
+    """One row of the source's movement table; ``source_squares`` are its printed counts
+    (walk orthogonal, walk diagonal, run orthogonal, run diagonal)."""
+
+    armor: str
+    load: str
+    rate: int
+    source_squares: tuple[int, int, int, int]
+
+
+_NONE = "갑옷없음 / 마법가죽 (no armour / magic leather)"
+_LEATHER = "가죽갑옷 / 마법금속 (leather / magic metal)"
+_METAL = "금속갑옷 (metal armour)"
+_LIGHT, _HEAVY = "가벼운 무게 (light load)", "무거운 무게 (heavy load)"
+
+#: The source's table, row by row (rates as in the core rules; counts as printed).
+MOVEMENT_TABLE: tuple[MovementRow, ...] = (
+    MovementRow(_NONE, _LIGHT, 40, (8, 5, 16, 11)),
+    MovementRow(_NONE, _HEAVY, 30, (6, 4, 16, 8)),
+    MovementRow(_LEATHER, _LIGHT, 30, (6, 4, 16, 8)),  # "^^": same cells as the row above
+    MovementRow(_LEATHER, _HEAVY, 20, (4, 3, 8, 5)),
+    MovementRow(_METAL, _LIGHT, 20, (4, 3, 8, 5)),
+    MovementRow(_METAL, _HEAVY, 10, (2, 1, 4, 3)),
+)
+
+# Keys without spaces, "_" or "-": "magic leather", "magic_leather" and "갑옷 없음" all match.
+_ARMOR_ROW = {"none": 0, "magicleather": 0, "leather": 1, "magicmetal": 1, "metal": 2,
+              "갑옷없음": 0, "마법가죽": 0, "가죽갑옷": 1, "마법금속": 1, "금속갑옷": 2}
+_LOAD_COL = {"light": 0, "heavy": 1, "가벼운무게": 0, "무거운무게": 1, "가벼운": 0, "무거운": 1}
+
+
+def _key(text: object) -> str | None:
+    if not isinstance(text, str):
+        return None
+    return "".join(ch for ch in text.lower() if ch not in " _-\t")
+_RATES = ((40, 30), (30, 20), (20, 10))
+_COLUMNS = ("walk_orth", "walk_diag", "run_orth", "run_diag")
+_COLUMNS_KO = {"walk_orth": "걷기 가로/세로", "walk_diag": "걷기 대각선",
+               "run_orth": "달리기 가로/세로", "run_diag": "달리기 대각선"}
+
+
+def movement_rate(armor: object, load: object) -> int:
+    """Feet per round by armour and load (core rules): none or magic leather 40/30, leather
+    or magic metal 30/20, metal 20/10 (light/heavy load). Korean names work too.
+
+    >>> movement_rate("none", "heavy"), movement_rate("magic leather", "light")
+    (30, 40)
+    >>> movement_rate("금속갑옷", "가벼운 무게")
+    20
+    """
+    a, lo = _key(armor), _key(load)
+    if a not in _ARMOR_ROW:
+        raise RuleInputError(
+            f"unknown armour {armor!r}: use none, magic_leather, leather, magic_metal or metal",
+            f"알 수 없는 갑옷입니다 (입력값: {armor!r}). 갑옷없음·마법가죽·가죽갑옷·마법금속·"
+            "금속갑옷 중 하나를 고르세요.")
+    if lo not in _LOAD_COL:
+        raise RuleInputError(f"unknown load {load!r}: use light or heavy",
+                             f"알 수 없는 무게입니다 (입력값: {load!r}). 가벼운 무게 또는 "
+                             "무거운 무게를 고르세요.")
+    return _RATES[_ARMOR_ROW[a]][_LOAD_COL[lo]]
+
+
+def running_rate(rate: object) -> int:
+    """Running covers up to twice the movement rate (and forbids attacking that round).
+
+    >>> running_rate(30)
+    60
+    """
+    return 2 * check_rate(rate)
+
+
+def path_cost(path: Iterable[object]) -> int:
+    """Feet a path of adjacent squares costs on an open floor (5 ft a square, diagonals
+    alternating 5/10 over the whole path).
+
+    >>> path_cost([(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)])
+    30
+    """
+    return path_feet(path)
+
+
+def squares_reachable(feet: object, diagonal: bool = False) -> int:
+    """How many squares a straight orthogonal (or diagonal) line covers with ``feet``.
+
+    >>> squares_reachable(30), squares_reachable(30, diagonal=True)
+    (6, 4)
+    """
+    return straight_squares(feet, diagonal=bool(diagonal))
+
+
+def movement_table() -> list[dict[str, object]]:
+    """The movement table for the book: labels, rate, run rate, the square counts computed
+    from the rules, and the source's printed counts beside them.
+
+    >>> row = movement_table()[1]
+    >>> row["rate"], row["run_orth"], row["source_run_orth"]
+    (30, 12, 16)
+    """
+    rows = []
+    for r in MOVEMENT_TABLE:
+        computed = (squares_reachable(r.rate), squares_reachable(r.rate, True),
+                    squares_reachable(2 * r.rate), squares_reachable(2 * r.rate, True))
+        row: dict[str, object] = {"armor": r.armor, "load": r.load, "rate": r.rate,
+                                  "run_rate": 2 * r.rate}
+        for name, mine, theirs in zip(_COLUMNS, computed, r.source_squares):
+            row[name], row["source_" + name] = mine, theirs
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A place where the source's own numbers or claims do not follow from its rules."""
+
+    where: str
+    source: str
+    rules: str
+    note_ko: str
+    note_en: str
+
+
+def table_disagreements() -> tuple[Disagreement, ...]:
+    """Cells of the source's movement table that the diagonal rule does not reproduce.
+
+    >>> [(d.source, d.rules) for d in table_disagreements()]  # one merged cell, two rows
+    [('16', '12'), ('16', '12')]
+    """
+    out = []
+    for row in movement_table():
+        for name in _COLUMNS:
+            if row[name] != row["source_" + name]:
+                out.append(Disagreement(
+                    f"{row['armor']}, {row['load']}: {_COLUMNS_KO[name]} ({name})",
+                    str(row["source_" + name]), str(row[name]),
+                    f"달리기 {row['run_rate']}피트는 {row[name]}칸인데 표에는 "
+                    f"{row['source_' + name]}칸으로 적혀 있습니다.",
+                    f"{row['run_rate']} ft of running covers {row[name]} squares, the table "
+                    f"prints {row['source_' + name]}."))
+    return tuple(out)
+
+
+def source_disagreements() -> tuple[Disagreement, ...]:
+    """Every known disagreement: the table's cells plus claims the rules contradict.
+
+    >>> len(source_disagreements())
+    4
+    """
+    ring = neighbours8((1, 1))
+    two = least_rear_attackers((1, 1), [(0, 0), (2, 2)])[0]
+    triples = list(combinations(ring, 3))
+    forced = sum(least_rear_attackers((1, 1), t)[0] > 0 for t in triples)
+    return table_disagreements() + (
+        Disagreement(
+            "뒤에서 공격하기 (attacks from behind)",
+            "공격자가 셋보다 적으면 방어자는 항상 뒤에 상대가 없게 방향을 바꿀 수 있다",
+            f"대각선으로 마주 선 두 공격자는 어느 방향이든 {two}명이 뒤에 남고, 세 공격자의 "
+            f"배치 {len(triples)}가지 중 {forced}가지만 뒤를 잡는다",
+            "후방 3칸 규칙대로라면 방어자의 대각선 양쪽(예: 북동과 남서)에 선 두 명만으로도 "
+            "뒤에서 공격할 수 있고, 세 명이라도 (예: 북·서·동) 방향을 바꿔 피할 수 있습니다.",
+            f"With 3 rear squares, two attackers on opposite diagonals always leave one behind the "
+            f"defender, and only {forced} of the {len(triples)} placements of three attackers "
+            "force a rear attack (north, west and east can be avoided)."),
+        Disagreement(
+            "이동: 달리기 (movement: running)",
+            "달릴 경우 해당 라운드 동안 공격을 받을 수 없다 (cannot be attacked)",
+            "달린 전투원은 그 라운드에 공격할 수 없다 (may not attack)",
+            "번역문의 '공격을 받을 수 없습니다'는 이동 예제(팔라딘)와 도주 규칙과 어긋납니다. "
+            "이 책은 '공격할 수 없다'로 계산합니다.",
+            "The translation says a runner cannot be attacked; its examples (the Paladin) and "
+            "the parting-shot rule need 'cannot attack', which this book uses."),
+    )
+
+
+# --- melee, withdrawal, fleeing ----------------------------------------------------------
+
+def half_move(rate: object) -> int:
+    """Feet of a melee move or a fighting withdrawal: half the movement rate (rounded down;
+    squares cost multiples of 5, so this reaches the same squares as doubling every step).
+
+    >>> half_move(20), half_move(30)
+    (10, 15)
+    """
+    return check_rate(rate) // 2
+
+
+#: Movement options for one destination square, with the reader-facing Korean.
+OPTIONS_KO: Mapping[str, str] = MappingProxyType({
+    "start": "제자리",
+    "walk": "걸은 뒤 공격 가능",
+    "run": "달리기 (공격 불가)",
+    "melee_move": "근접 이동: 근접전을 유지하며 이동 속도의 절반, 공격 가능",
+    "withdraw": "전투 철수: 이동 속도의 절반, 공격 가능",
+    "flee_walk": "도주 (걷기): 분리 사격 +2를 받음",
+    "flee_run": "도주 (달리기): 분리 사격 +2를 받음, 공격 불가",
+    "out": "닿지 않음",
+    "pass": "아군 칸: 지나갈 수만 있음",
+    "blocked": "들어갈 수 없음 (벽 또는 적)",
+})
+_CAN_ATTACK = frozenset({"start", "walk", "melee_move", "withdraw", "flee_walk"})
+
+
+def can_attack_after(option: object) -> bool:
+    """``True`` if a combatant may still attack after this movement option.
+
+    >>> can_attack_after("withdraw"), can_attack_after("run")
+    (True, False)
+    """
+    if not isinstance(option, str) or option not in OPTIONS_KO:
+        raise RuleInputError(f"unknown movement option {option!r}",
+                             f"알 수 없는 이동 방식입니다 (입력값: {option!r}).")
+    return option in _CAN_ATTACK
+
+
+@dataclass(frozen=True)
+class MoveOptions:
+    """What a combatant at ``start`` can do to reach each square this round.
+
+    Three cost maps decide it: ``stay`` (melee steps double, never leaving an engagement),
+    ``free`` (melee steps double, leaving allowed) and ``plain`` (no doubling).
+
+    * Not engaged at the start: ``walk`` / ``run`` if ``stay`` ≤ rate / 2 × rate; otherwise
+      ``flee_walk`` / ``flee_run`` if ``free`` is within them (the move enters a melee and
+      leaves it, taking a parting shot); else ``out``.
+    * Engaged at the start: ``melee_move`` for engaged squares with ``stay`` ≤ rate (half
+      the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate; else
+      ``flee_walk`` / ``flee_run`` if ``plain`` ≤ rate / 2 × rate (fleeing moves at the
+      normal walk or run speed); else ``out``.
+
+    >>> o = move_options(Terrain(7, 1, enemies={(3, 0)}), (2, 0), 20)
+    >>> [o.option((c, 0)) for c in range(7)]
+    ['withdraw', 'withdraw', 'start', 'blocked', 'out', 'out', 'out']
+    """
+
+    terrain: Terrain
+    start: Square
+    rate: int
+    stay: CostMap
+    free: CostMap
+    plain: CostMap
+
+    @property
+    def engaged_start(self) -> bool:
+        """``True`` if the combatant starts in melee."""
+        return self.terrain.is_engaged(self.start)
+
+    def option(self, square: Square) -> str:
+        """The option (a key of :data:`OPTIONS_KO`) that reaches ``square``.
+
+        >>> scene_options("doughbert_melee").option((1, 1))
+        'run'
+        """
+        band = self.stay.band(square)
+        if band in ("start", "pass", "blocked"):
+            return band
+        r, stay = self.rate, self.stay.feet(square)
+        if not self.engaged_start:
+            if stay is not None and stay <= 2 * r:
+                return "walk" if stay <= r else "run"
+            free = self.free.feet(square)
+            if free is not None and free <= 2 * r:
+                return "flee_walk" if free <= r else "flee_run"
+            return "out"
+        if self.terrain.is_engaged(square) and stay is not None and stay <= r:
+            return "melee_move"
+        plain = self.plain.feet(square)
+        if plain is None or plain > 2 * r:
+            return "out"
+        if plain <= r // 2:
+            return "withdraw"
+        return "flee_walk" if plain <= r else "flee_run"
+
+    def _map(self, option: str) -> CostMap:
+        if option in ("walk", "run", "melee_move", "start"):
+            return self.stay
+        if option == "withdraw" or (self.engaged_start and option.startswith("flee")):
+            return self.plain
+        return self.free
+
+    def feet(self, square: Square) -> int | None:
+        """Feet spent on the cost map that decided :meth:`option` (melee steps counted
+        double where the option does), or ``None`` for ``out``/``pass``/``blocked``.
+
+        >>> scene_options("tannen_melee").feet((3, 2))  # one melee step: 5 ft at double cost
+        10
+        """
+        opt = self.option(square)
+        if opt in ("out", "pass", "blocked"):
+            return None
+        return self._map(opt).feet(square)
+
+    def path_to(self, square: Square) -> tuple[Square, ...]:
+        """A cheapest path for :meth:`option` (empty when out of reach).
+
+        >>> scene_options("doughbert_melee").path_to((2, 1))[-2:]
+        ((3, 1), (2, 1))
+        """
+        opt = self.option(square)
+        if opt in ("out", "pass", "blocked"):
+            return ()
+        return self._map(opt).path_to(square)
+
+    def options(self) -> dict[Square, str]:
+        """:meth:`option` for every square of the grid.
+
+        >>> sorted(set(move_options(Terrain(3, 3), (1, 1), 10).options().values()))
+        ['start', 'walk']
+        """
+        t = self.terrain
+        return {(c, r): self.option((c, r)) for r in range(t.height) for c in range(t.width)}
+
+
+def move_options(terrain: Terrain, start: object, rate: object) -> MoveOptions:
+    """Classify every square for a combatant at ``start`` moving ``rate`` ft a round.
+
+    >>> move_options(Terrain(12, 1), (0, 0), 30).option((11, 0))
+    'run'
+    """
+    r = check_rate(rate)
+    kw = {"rate": r}
+    stay = cost_map(terrain, start, engaged_doubles=True, may_leave_engagement=False, **kw)
+    free = cost_map(terrain, start, engaged_doubles=True, **kw)
+    plain = cost_map(terrain, start, **kw)
+    return MoveOptions(terrain, stay.start, r, stay, free, plain)
+
+
+# --- facing and attacks from behind ------------------------------------------------------
+
+def can_attack_square(attacker: object, facing: object, target: object) -> bool:
+    """A melee attack goes into one of the 5 front/side squares, never the 3 rear ones.
+
+    >>> can_attack_square((1, 1), "N", (2, 1)), can_attack_square((1, 1), "N", (1, 2))
+    (True, False)
+    """
+    return _as_square(target, "target", "표적 칸") in front_arc(attacker, facing)
+
+
+def rear_attack_bonus(defender: object, facing: object, attacker: object) -> int:
+    """+2 to hit when ``attacker`` stands in one of the defender's 3 rear squares, else 0.
+
+    >>> rear_attack_bonus((1, 1), "E", (0, 2)), rear_attack_bonus((1, 1), "E", (2, 2))
+    (2, 0)
+    """
+    return REAR_ATTACK_BONUS if is_behind(defender, facing, attacker) else 0
+
+
+def simultaneous_move_order(rates: Mapping[str, object]) -> list[str]:
+    """Who moves each 5 ft when several act on the same initiative (the source's alternative):
+    in turns of 5 ft, fastest first (ties keep the given order), until all have stopped.
+
+    >>> simultaneous_move_order({"도우버트": 10, "탄넨": 20})
+    ['탄넨', '도우버트', '탄넨', '도우버트', '탄넨', '탄넨']
+    """
+    if not isinstance(rates, Mapping) or len(rates) > 50:
+        raise RuleInputError("give up to 50 movers as {name: rate}",
+                             "이동하는 전투원을 {이름: 이동 속도}로 50명까지 주세요.")
+    left = {name: check_rate(r) for name, r in rates.items()}
+    order = sorted(left, key=lambda name: -left[name])  # sorted() is stable for ties
+    steps: list[str] = []
+    while any(left.values()):
+        for name in order:
+            if left[name] >= 5:
+                steps.append(name)
+                left[name] -= 5
+    return steps
+
+
+# --- missiles ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MissileCheck:
+    """Whether a missile attack may go ahead: range by the grid distance (an assumption:
+    the source does not say how to measure range, so the movement rule is used), sight
+    (``'clear'``: the centre-to-centre line is free; ``'partial'``: only an off-centre line
+    is, i.e. cover at the GM's discretion; ``'none'``: no line)."""
+
+    distance: int
+    range_label: str | None
+    modifier: int | None
+    sight: str
+
+    @property
+    def allowed(self) -> bool:
+        """In range and with some line of sight (partial cover is left to the GM)."""
+        return self.modifier is not None and self.sight != "none"
+
+
+def missile_sight(terrain: Terrain, shooter: object, target: object) -> str:
+    """``'clear'``, ``'partial'`` or ``'none'`` (see :class:`MissileCheck`).
+
+    >>> t = SCENES["missile"].terrain()
+    >>> [missile_sight(t, (1, 4), g.square) for g in SCENES["missile"].enemies]
+    ['none', 'clear', 'partial']
+    """
+    if not has_line_of_sight(terrain, shooter, target):
+        return "none"
+    return "clear" if centre_line_clear(terrain, shooter, target) else "partial"
+
+
+def missile_check(terrain: Terrain, shooter: object, target: object, weapon: str) -> MissileCheck:
+    """Range band, modifier and sight for ``weapon`` (a key of ``BFRPG_MISSILE_RANGES``).
+
+    >>> c = missile_check(SCENES["missile"].terrain(), (1, 4), (7, 6), "단궁 (shortbow)")
+    >>> c.distance, c.range_label, c.modifier, c.sight, c.allowed
+    (35, '단거리', 1, 'clear', True)
+    """
+    bands = bfrpg_missile_bands(weapon)
+    distance = grid_distance(shooter, target)
+    sight = missile_sight(terrain, shooter, target)
+    if not bands.in_range(distance):
+        return MissileCheck(distance, None, None, sight)
+    band = bands.band(distance)
+    return MissileCheck(distance, band.label, band.modifier, sight)
+
+
+# --- the source's worked examples as scenes ----------------------------------------------
+
+@dataclass(frozen=True)
+class Token:
+    """A combatant on a scene: Korean name with English in parentheses."""
+
+    name: str
+    square: Square
+    facing: str | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A square the source talks about. ``expect`` is a movement option (or, in the missile
+    scene, a sight value); ``feet`` is the source's number: the exact cost when ``exact``,
+    otherwise the limit it quotes for that colour of squares (``None``: no number given)."""
+
+    label: str
+    square: Square
+    expect: str
+    feet: int | None = None
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A preset floor plan for one of the source's examples (plain data for the book)."""
+
+    key: str
+    title: str
+    source_text: str
+    note: str
+    width: int
+    height: int
+    mover: Token
+    rate: int
+    walls: frozenset[Square] = frozenset()
+    enemies: tuple[Token, ...] = ()
+    allies: tuple[Token, ...] = ()
+    path: tuple[Square, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def terrain(self) -> Terrain:
+        """The scene as a :class:`~widgets.grid.Terrain` (the mover is not an obstacle).
+
+        >>> SCENES["doughbert_melee"].terrain().enemies
+        frozenset({(2, 2)})
+        """
+        return Terrain(self.width, self.height, blocked=self.walls,
+                       enemies={e.square for e in self.enemies},
+                       allies={a.square for a in self.allies})
+
+
+def _row(r: int, cols: Iterable[int]) -> frozenset[Square]:
+    return frozenset((c, r) for c in cols)
+
+
+SCENES: Mapping[str, Scene] = MappingProxyType({s.key: s for s in (
+    Scene("tannen_move", "이동 예제: 탄넨 (movement example: Tannen)",
+          "Tannen(이동 속도 20 피트)은 근접전에서 오우거와 교전하기 위해 앞으로 걸어갑니다. "
+          "그는 이번 라운드를 그의 검으로 공격할 수 있습니다.",
+          "그림이 없어 위치는 재구성했습니다. 오우거는 한 칸으로 둡니다 (큰 전투원 규칙은 원문에 "
+          "빠져 있음).",
+          9, 5, Token("탄넨 (Tannen)", (1, 2), "E"), 20,
+          enemies=(Token("오우거 (ogre)", (6, 2), "W"),),
+          path=((1, 2), (2, 2), (3, 2), (4, 2), (5, 2)),
+          marks=(Mark("오우거 옆 (next to the ogre)", (5, 2), "walk", 20),)),
+    Scene("doughbert_move", "이동 예제: 도우버트 (movement example: Doughbert)",
+          "Doughbert(이동 속도 30 피트)는 대각선으로 걸어갑시다. 그는 숏보우로 이번 라운드를 "
+          "공격할 수 있습니다.",
+          "그림이 없어 위치는 재구성했습니다: 대각선 4칸 = 5+10+5+10 = 30피트.",
+          7, 6, Token("도우버트 (Doughbert)", (1, 5), "N"), 30,
+          path=((1, 5), (2, 4), (3, 3), (4, 2), (5, 1)),
+          marks=(Mark("대각선 4칸 (4 diagonals)", (5, 1), "walk", 30),)),
+    Scene("mandross_move", "이동 예제: 맨드로스 (movement example: Mandross)",
+          "Mandross(이동 속도 40 피트)는 수평/수직 및 대각선 섞어서 이동합니다. 그는 이번 "
+          "라운드에도 공격할 수 있습니다.",
+          "그림이 없어 위치는 재구성했습니다: 가로 2칸 + 대각선 3칸 + 가로 2칸 = 10+20+10 = 40피트.",
+          9, 6, Token("맨드로스 (Mandross)", (0, 5), "E"), 40,
+          path=((0, 5), (1, 5), (2, 5), (3, 4), (4, 3), (5, 2), (6, 2), (7, 2)),
+          marks=(Mark("섞어서 40피트 (mixed, 40 ft)", (7, 2), "walk", 40),)),
+    Scene("paladin_run", "이동 예제: 팔라딘 (movement example: the Paladin)",
+          "Paladin(이동 속도 30 피트)가 도망갑니다. 그는 평소 이동 속도의 두 배까지 거리(예: "
+          "60피트)를 이동할 수 있지만 이번 라운드에는 공격할 수 없습니다.",
+          "그림이 없어 위치는 재구성했습니다: 곧게 12칸 = 60피트를 달립니다.",
+          14, 3, Token("팔라딘 (Paladin)", (0, 1), "E"), 30,
+          path=tuple((c, 1) for c in range(13)),
+          marks=(Mark("30피트: 걷기 (walk)", (6, 1), "walk", 30),
+                 Mark("60피트: 달리기 (run)", (12, 1), "run", 60))),
+    Scene("missile", "미사일 발사 예제 1 (missile example 1)",
+          "Paladin은 Goblin 1에게 발사할 수 없습니다. 그는 시야가 없습니다. Paladin은 Goblin 2에 "
+          "대한 명확한 시야를 갖고 있으며 정상적으로 발사할 수 있습니다. Goblin 3에는 부분 엄폐 "
+          "기능이 있습니다.",
+          "그림이 없어 벽과 위치는 재구성했습니다. '부분'은 중심끼리 잇는 선은 막혔지만 다른 "
+          "직선은 통하는 경우로 봅니다 (가정: 엄폐 판정은 GM 재량).",
+          10, 8, Token("팔라딘 (Paladin)", (1, 4), "E"), 30,
+          walls=frozenset((4, r) for r in range(4)),
+          enemies=(Token("고블린 1 (Goblin 1)", (6, 1), "W"),
+                   Token("고블린 2 (Goblin 2)", (7, 6), "W"),
+                   Token("고블린 3 (Goblin 3)", (7, 3), "W")),
+          marks=(Mark("고블린 1", (6, 1), "none"), Mark("고블린 2", (7, 6), "clear"),
+                 Mark("고블린 3", (7, 3), "partial"))),
+    Scene("tannen_melee", "근접 예제 1: 탄넨 (melee example 1: Tannen)",
+          "그는 녹색 사각형(10 피트, 이동 속도의 절반) 중 하나로 이동할 수 있으며 ... 전투에서 "
+          "철수하고(이동 속도의 절반인 10 피트) 주황색 사각형 중 하나로 이동할 수 있습니다. 그가 "
+          "빨간색 사각형 중 하나로 이동하면(20 피트, 그의 최대 이동 속도 또는 그가 달리고 있는 "
+          "경우 더 빠른 속도) 그는 도망가게 되며 Goblin의 분리 사격을 받게 됩니다.",
+          "그림이 없어 위치는 재구성했습니다. 녹색 = 근접 이동, 주황 = 전투 철수, 빨강 = 도주.",
+          9, 7, Token("탄넨 (Tannen)", (3, 3), "E"), 20,
+          enemies=(Token("고블린 (goblin)", (4, 3), "W"),),
+          marks=(Mark("녹색 (green)", (3, 2), "melee_move", 10, exact=False),
+                 Mark("녹색 (green)", (5, 2), "melee_move", 10, exact=False),
+                 Mark("주황 (orange)", (2, 3), "withdraw", 10, exact=False),
+                 Mark("주황 (orange)", (1, 3), "withdraw", 10, exact=False),
+                 Mark("빨강 (red)", (0, 3), "flee_walk", 20, exact=False),
+                 Mark("빨강, 달려서 (red, running)", (7, 3), "flee_run", 40, exact=False))),
+    Scene("doughbert_melee", "근접 예제 2: 도우버트 (melee example 2: Doughbert)",
+          "그는 5 피트 또는 10 피트를 사각형 1과 2로 이동한 다음 원할 경우 미사일 공격을 가할 수 "
+          "있습니다. 또는 그는 15 피트 또는 25 피트를 사각형 3 또는 4로 이동하여 고블린에게 근접 "
+          "공격을 할 수 있습니다. ... 5번 칸에 도달하려면 35피트의 이동 비용이 필요합니다. ... "
+          "만약 그가 6칸 이상으로 달려간다면, 그는 근접전에서 나가게 되고 분리 사격을 받게 될 "
+          "것입니다.",
+          "그림이 없어 위치는 재구성했습니다: 폭 2칸의 복도에서 서쪽으로 지나갑니다 (돌아갈 길이 "
+          "있으면 5번 칸은 30피트로 더 싸집니다).",
+          8, 4, Token("도우버트 (Doughbert)", (6, 1), "W"), 30,
+          walls=_row(0, range(8)) | _row(3, range(8)),
+          enemies=(Token("고블린 (goblin)", (2, 2), "N"),),
+          path=((6, 1), (5, 1), (4, 1), (3, 1), (2, 1), (1, 1), (0, 1)),
+          marks=(Mark("1", (5, 1), "walk", 5), Mark("2", (4, 1), "walk", 10),
+                 Mark("3", (3, 1), "walk", 15), Mark("4", (2, 1), "walk", 25),
+                 Mark("5", (1, 1), "run", 35), Mark("6", (0, 1), "flee_run", None))),
+    Scene("rear_two", "뒤에서 공격하기: 공격자 둘 (attacks from behind: two attackers)",
+          "두 명의 공격자(왼쪽)만 있으면 Goblin이 공격자 중 누구도 뒤에 있지 않도록 방향을 조정할 "
+          "수 있습니다.",
+          "그림이 없어 위치는 재구성했습니다.",
+          5, 5, Token("고블린 (goblin)", (2, 2), "N"), 20,
+          enemies=(Token("탄넨 (Tannen)", (1, 2), "E"), Token("맨드로스 (Mandross)", (3, 2), "W")),
+          extra={"least_rear": 0}),
+    Scene("rear_three", "뒤에서 공격하기: 공격자 셋 (attacks from behind: three attackers)",
+          "3명의 공격자(오른쪽)가 있는 경우 고블린은 뒤에서 적어도 한 번의 공격을 받을 수 "
+          "있습니다(이 경우 Doughbert가 운이 좋은 친구입니다).",
+          "그림이 없어 위치는 재구성했습니다. 고블린이 북쪽을 보면 남동쪽의 도우버트가 뒤에 "
+          "있습니다.",
+          5, 5, Token("고블린 (goblin)", (2, 2), "N"), 20,
+          enemies=(Token("탄넨 (Tannen)", (2, 1), "S"), Token("맨드로스 (Mandross)", (1, 2), "E"),
+                   Token("도우버트 (Doughbert)", (3, 3), "N")),
+          extra={"least_rear": 1, "behind": "도우버트 (Doughbert)"}),
+)})
+
+
+def scene(key: object) -> Scene:
+    """One preset scene by key (see :data:`SCENES`).
+
+    >>> scene("doughbert_melee").rate
+    30
+    """
+    if not isinstance(key, str) or key not in SCENES:
+        raise RuleInputError(f"unknown scene {key!r}; known: {', '.join(SCENES)}",
+                             f"없는 예제입니다 (입력값: {key!r}).")
+    return SCENES[key]
+
+
+def scene_options(key: object) -> MoveOptions:
+    """:func:`move_options` for a scene's mover.
+
+    >>> scene_options("tannen_melee").option((0, 3))
+    'flee_walk'
+    """
+    s = scene(key)
+    return move_options(s.terrain(), s.mover.square, s.rate)
+
+
+def scene_rear_attackers(key: object) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """For a rear-attack scene: the fewest attackers the defender can leave behind, the
+    facings that do it, and who is behind at the defender's drawn facing.
+
+    >>> scene_rear_attackers("rear_three")
+    (1, ('N', 'E', 'S', 'W'), ('도우버트 (Doughbert)',))
+    """
+    s = scene(key)
+    least, facings = least_rear_attackers(s.mover.square, [e.square for e in s.enemies])
+    behind = tuple(e.name for e in s.enemies if is_behind(s.mover.square, s.mover.facing, e.square))
+    return least, facings, behind
+
+
+__all__ = [
+    "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "MOVEMENT_TABLE", "MovementRow", "OPTIONS_KO",
+    "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
+    "Scene", "Token", "movement_rate", "running_rate", "path_cost", "squares_reachable",
+    "movement_table", "table_disagreements", "source_disagreements", "half_move",
+    "can_attack_after", "move_options", "can_attack_square", "rear_attack_bonus",
+    "simultaneous_move_order", "missile_sight", "missile_check", "scene", "scene_options",
+    "scene_rear_attackers",
+]
