@@ -159,13 +159,14 @@ class LiveWidget:
         return table
 
     # --- static page (Bokeh + CustomJS) ----------------------------------------------
-    def bokeh_layout(self):
+    def bokeh_layout(self, table_id: str):
+        """Bokeh controls, output Div and plot; the CustomJS reads the static table from the
+        page element ``live-table-{table_id}`` (see :meth:`static_html`)."""
         from bokeh.layouts import column
         from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
                                   Range1d, Select, Slider, Switch)
         from bokeh.plotting import figure
 
-        table = self.static_table()
         first = self._entry(self.shown(**self.defaults()))
         models, kinds = [], []
         for c in self.controls:
@@ -186,9 +187,7 @@ class LiveWidget:
         out = Div(text=first["h"], name=f"{self.uid}-out", sizing_mode="stretch_width",
                   stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         children = list(models) + [out]
-        args = dict(controls=[_inner(m) for m in models], kinds=kinds, out=out,
-                    table=json.dumps(table, ensure_ascii=False, separators=(",", ":")),
-                    tid=self.uid + "-" + _digest(table))
+        args = dict(controls=[_inner(m) for m in models], kinds=kinds, out=out, tid=table_id)
         if self.plot and "x" in first:
             source = ColumnDataSource({k: first[k] for k in "xyct"}, name=f"{self.uid}-bars")
             xr = Range1d(min(first["x"]) - 0.6, max(first["x"]) + 0.6)
@@ -207,10 +206,20 @@ class LiveWidget:
         return column(*children, sizing_mode="stretch_width", name=f"{self.uid}-root")
 
     def static_html(self) -> str:
+        """Bokeh widget plus its lookup table.
+
+        The table sits in its own ``<script type="application/json">`` element as plain UTF-8:
+        inside Bokeh's document JSON every Korean character would cost 7 bytes instead of 3.
+        """
         from bokeh.embed import components
-        script, div = components(self.bokeh_layout())
+        table = self.static_table()
+        table_id = f"{self.uid}-{_digest(table)}"
+        data = json.dumps(table, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        script, div = components(self.bokeh_layout(table_id))
         title = f'<p class="live-title">{html_lib.escape(self.title)}</p>' if self.title else ""
-        return f'<div class="live-widget" data-live="{self.uid}">{title}{div}{script}</div>'
+        return (f'<div class="live-widget" data-live="{self.uid}">{title}{div}'
+                f'<script type="application/json" id="live-table-{table_id}">{data}</script>'
+                f'{script}</div>')
 
     # --- Jupyter (ipywidgets) ------------------------------------------------------------
     def ipywidget(self):
@@ -312,7 +321,8 @@ table.odds caption { text-align: left; font-weight: bold; }
 # Builds the lookup key from the controls exactly as Control.key does, then shows the entry.
 _LOOKUP_JS = """
 const cache = (window.__liveTables = window.__liveTables || {});
-const data = cache[tid] || (cache[tid] = JSON.parse(table));
+const data = cache[tid] ||
+  (cache[tid] = JSON.parse(document.getElementById("live-table-" + tid).textContent));
 const key = controls.map((c, i) => kinds[i] === "toggle" ? (c.active ? "1" : "0")
                                                          : String(c.value)).join("|");
 const entry = data[key];
