@@ -97,9 +97,26 @@ class OfflinePage:
                  throw new Error("no model " + name);
                }""", name)
 
-    def shown_text(self, uid: str) -> str:
-        """The rendered (visible) text of a widget's output Div."""
-        return self.page.locator(f'[data-live="{uid}"] .bk-clearfix').first.inner_text()
+    def visible_text(self, uid: str) -> str:
+        """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
+        return self.page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
+
+    def bar_labels(self, uid: str) -> list[str]:
+        """Hover labels (exact probabilities) of a widget's plotted bars."""
+        return self.page.evaluate(
+            "(name) => Bokeh.documents.map(d => d.get_model_by_name(name)).find(Boolean).data.t",
+            f"{uid}-bars")
+
+    def assert_page_live(self, path: str, uids: list[str]):
+        """Open a page and check every widget rendered from local files, no code cell is shown
+        and no script failed (sphinx-thebe's duplicate declaration is harmless)."""
+        page = self.open(path)
+        for uid in uids:
+            assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
+            assert self.text_of(f"{uid}-out"), uid
+        assert page.locator("div.cell_input").count() == 0
+        assert [e for e in self.errors if "THEBE_JS_URL" not in e] == []
+        return page
 
     def close(self):
         self.context.close()

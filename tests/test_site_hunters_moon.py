@@ -9,18 +9,9 @@ PAGE = "book/hunters_moon.html"
 UIDS = [make().uid for make in views.ALL_WIDGETS]
 
 
-def visible_text(page, uid: str) -> str:
-    """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
-    return page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
-
 
 def test_page_loads_offline_with_every_widget_rendered(offline_page):
-    page = offline_page.open(PAGE)
-    for uid in UIDS:
-        assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
-        assert offline_page.text_of(f"{uid}-out"), uid
-    assert page.locator("div.cell_input").count() == 0
-    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+    offline_page.assert_page_live(PAGE, UIDS)
 
 
 def test_plot_widget_paragraph_and_doom_stage_show_the_library_damage(offline_page):
@@ -30,7 +21,7 @@ def test_plot_widget_paragraph_and_doom_stage_show_the_library_damage(offline_pa
         root.locator("select").select_option(label=f"{plot} ({hm.paragraph_label(plot)})")
         offline_page.set_value("hm-plot-weapon_power", power)
         offline_page.set_value("hm-plot-doom_stage", doom)
-        shown = visible_text(page, "hm-plot")
+        shown = offline_page.visible_text("hm-plot")
         assert f"데미지 {hm.pc_damage(power, plot, doom).min}" in shown, (plot, power, doom, shown)
         assert f"→ {hm.paragraph_label(plot)}." in shown
 
@@ -39,7 +30,7 @@ def test_check_and_destroy_widgets_follow_the_library(offline_page):
     page = offline_page.open(PAGE)
     offline_page.set_value("hm-check-modifier", 8)
     offline_page.set_value("hm-check-target", 6)
-    shown = visible_text(page, "hm-check")
+    shown = offline_page.visible_text("hm-check")
     odds = hm.check_odds(8, 6)
     for key in hm.OUTCOMES:
         assert f"{hm.OUTCOME_KO[key]}\t{fmt.prob(odds[key])}" in shown
@@ -49,7 +40,7 @@ def test_check_and_destroy_widgets_follow_the_library(offline_page):
     page.locator('[data-live="hm-destroy"] select').select_option(label="6 (권외)")
     offline_page.set_value("hm-destroy-durability", 8)
     odds = hm.destroy_odds(3, 10, 2, 6, 8)
-    shown = visible_text(page, "hm-destroy")
+    shown = offline_page.visible_text("hm-destroy")
     assert fmt.prob(odds.destroy) in shown and fmt.prob(odds.hit) in shown
 
 
@@ -65,7 +56,7 @@ def test_order_widget_walks_the_round(offline_page):
                            [hm.PlacedThreat("t", 2), hm.PlacedThreat("t", 4)])
     lines = [f"{x.paragraph_label}: " + (f"PC {x.name}" if isinstance(x, hm.PlottedPC) else "위협 행동")
              for x in order]
-    shown = visible_text(page, "hm-order")
+    shown = offline_page.visible_text("hm-order")
     assert [ln.strip() for ln in shown.splitlines() if ln.strip()][:len(lines)] == lines
     assert "같은 자리" in shown
 
@@ -75,7 +66,7 @@ def test_pursuit_and_status_widgets(offline_page):
     offline_page.set_value("hm-pursuit-ability", 4)
     offline_page.set_value("hm-pursuit-body_defence", 11)
     offline_page.set_value("hm-pursuit-weapon_power", 6)
-    shown = visible_text(page, "hm-pursuit")
+    shown = offline_page.visible_text("hm-pursuit")
     assert fmt.prob(hm.pursuit_odds(4, 11)) in shown
     assert views.dist_text(hm.pc_damage(6, 3, pursuit=True)) in shown
 
@@ -84,15 +75,15 @@ def test_pursuit_and_status_widgets(offline_page):
     s = views.STATUS_ATTACK
     odds = hm.destroy_odds(s["might"], s["defence"], s["weapon_power"], 3, s["durability"],
                            threat_flying=True)
-    assert fmt.prob(odds.destroy) in visible_text(page, "hm-status-attack")
+    assert fmt.prob(odds.destroy) in offline_page.visible_text("hm-status-attack")
     root.locator(".bk-Switch").nth(5).click()            # attacker diving → auto-hit
-    shown = visible_text(page, "hm-status-attack")
+    shown = offline_page.visible_text("hm-status-attack")
     assert "자동명중" in shown
 
     root = page.locator('[data-live="hm-status-defence"]')
     root.locator(".bk-Switch").nth(0).click()            # PC bound
     d = views.STATUS_DEFENCE
     odds = hm.defence_odds(d["ability"], d["attack_value"], bound=True)
-    shown = visible_text(page, "hm-status-defence")
+    shown = offline_page.visible_text("hm-status-defence")
     assert fmt.prob(odds["failure"] + odds["fumble"]) in shown
     assert views.dist_text(hm.bound_round_end_loss()) in shown

@@ -10,23 +10,10 @@ PAGE = "book/pf2e.html"
 UIDS = ["pf-attack", "pf-bonus", "pf-ac", "pf-strikes", "pf-range", "pf-reach", "pf-spell"]
 
 
-def visible_text(page, uid: str) -> str:
-    """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
-    return page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
-
-
-def bars_of(page, uid: str) -> list[str]:
-    return page.evaluate(f"() => Bokeh.documents.map(d => d.get_model_by_name('{uid}-bars'))"
-                         ".find(Boolean).data.t")
 
 
 def test_page_loads_offline_with_every_widget_rendered(offline_page):
-    page = offline_page.open(PAGE)
-    for uid in UIDS:
-        assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
-        assert offline_page.text_of(f"{uid}-out"), uid
-    assert page.locator("div.cell_input").count() == 0
-    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+    offline_page.assert_page_live(PAGE, UIDS)
 
 
 def test_range_distance_changes_the_exact_penalty(offline_page):
@@ -34,7 +21,7 @@ def test_range_distance_changes_the_exact_penalty(offline_page):
     for inc, dist in [(120, 120), (120, 130), (120, 250), (120, 720), (30, 100), (60, 360)]:
         offline_page.set_value("pf-range-increment", inc)
         offline_page.set_value("pf-range-distance", dist)
-        shown = visible_text(page, "pf-range")
+        shown = offline_page.visible_text("pf-range")
         assert f"사거리 페널티: {fmt.signed(pf2e.range_penalty(dist, inc))}" in shown, shown
     offline_page.set_value("pf-range-increment", 120)
     offline_page.set_value("pf-range-distance", 730)
@@ -42,7 +29,7 @@ def test_range_distance_changes_the_exact_penalty(offline_page):
         pf2e.range_penalty(730, 120)
     except pf2e.RuleInputError as err:
         message = err.korean
-    assert message in visible_text(page, "pf-range")
+    assert message in offline_page.visible_text("pf-range")
 
 
 def test_agile_switch_changes_the_strike_odds(offline_page):
@@ -52,7 +39,7 @@ def test_agile_switch_changes_the_strike_odds(offline_page):
     offline_page.set_value("pf-strikes-ac", 22)
 
     def check(agile):
-        shown = visible_text(page, "pf-strikes")
+        shown = offline_page.visible_text("pf-strikes")
         expected = []
         for n, a in enumerate(agile, start=1):
             odds = pf2e.strike_odds(14, 22, attack_number=n, agile=a)
@@ -60,7 +47,7 @@ def test_agile_switch_changes_the_strike_odds(offline_page):
             for p in odds.values():
                 assert fmt.prob(p) in shown, (agile, shown)
             expected += [fmt.prob(odds[k]) for k in pf2e.DEGREES]
-        assert bars_of(page, "pf-strikes") == expected
+        assert offline_page.bar_labels("pf-strikes") == expected
 
     check((False, False, False))
     root.locator(".bk-Switch").nth(2).click()     # third Strike with the agile shortsword
@@ -79,38 +66,38 @@ def test_attack_ac_bonus_and_spell_widgets(offline_page):
     root.locator("select").nth(2).select_option(label="10레벨")
     total = pf2e.attack_bonus("melee", strength=1, dexterity=4, finesse=True,
                               proficiency=pf2e.proficiency_bonus("expert", 10))
-    assert f"d20 {fmt.signed(total)}" in visible_text(page, "pf-attack")
+    assert f"d20 {fmt.signed(total)}" in offline_page.visible_text("pf-attack")
 
     bonus = page.locator('[data-live="pf-bonus"]')
     bonus.locator("select").nth(0).select_option(label="+1과 +2 (조력 + 유리한 지형)")
     bonus.locator("select").nth(3).select_option(label="−5와 −2 (다중 공격 + 사거리)")
     net = pf2e.stack_modifiers([("circumstance", 1), ("circumstance", 2),
                                 ("untyped", -5), ("untyped", -2)])
-    assert f"합계: {fmt.signed(net)}" in visible_text(page, "pf-bonus")
+    assert f"합계: {fmt.signed(net)}" in offline_page.visible_text("pf-bonus")
 
     offline_page.set_value("pf-ac-dex", 4)
     offline_page.set_value("pf-ac-item", 5)
     page.locator('[data-live="pf-ac"] select').nth(0).select_option(label="+2")
     page.locator('[data-live="pf-ac"] .bk-Switch').click()
     ac = pf2e.armor_class(4, 2, pf2e.proficiency_bonus("trained", 1), item=5, off_guard=True)
-    assert f"AC {ac}" in visible_text(page, "pf-ac")
+    assert f"AC {ac}" in offline_page.visible_text("pf-ac")
 
     offline_page.set_value("pf-spell-ability", 5)
     offline_page.set_value("pf-spell-save", 12)
     dc = pf2e.spell_dc(5, pf2e.proficiency_bonus("trained", 1))
-    shown = visible_text(page, "pf-spell")
+    shown = offline_page.visible_text("pf-spell")
     assert f"주문 DC {dc}" in shown
     odds = pf2e.save_odds(12, dc)
     assert all(html.unescape(fmt.prob(p)) in shown for p in odds.values())
-    assert bars_of(page, "pf-spell") == [fmt.prob(odds[k]) for k in pf2e.DEGREES]
+    assert offline_page.bar_labels("pf-spell") == [fmt.prob(odds[k]) for k in pf2e.DEGREES]
 
 
 def test_reach_widget_on_the_page(offline_page):
     page = offline_page.open(PAGE)
     offline_page.set_value("pf-reach-distance", 10)
-    assert "한 걸음" in visible_text(page, "pf-reach")
+    assert "한 걸음" in offline_page.visible_text("pf-reach")
     page.locator('[data-live="pf-reach"] select').select_option(label="간격 무기 (간격 10ft)")
-    assert "타격(Strike) 가능" in visible_text(page, "pf-reach")
+    assert "타격(Strike) 가능" in offline_page.visible_text("pf-reach")
     page.locator('[data-live="pf-reach"] select').select_option(label="쇠뇌 (사거리 단위 120ft)")
     offline_page.set_value("pf-reach-distance", 150)
-    assert fmt.signed(pf2e.range_penalty(150, 120)) in visible_text(page, "pf-reach")
+    assert fmt.signed(pf2e.range_penalty(150, 120)) in offline_page.visible_text("pf-reach")

@@ -15,20 +15,9 @@ UIDS = ["tc-pool", "tc-activation", "tc-charge", "tc-risky", "tc-success", "tc-p
         "tc-ranged"]
 
 
-def visible_text(page, uid: str) -> str:
-    """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
-    return page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
-
 
 def test_page_loads_offline_with_every_widget_rendered(offline_page):
-    page = offline_page.open(PAGE)
-    for uid in UIDS:
-        root = page.locator(f'[data-live="{uid}"] [data-root-id]')
-        assert root.count() == 1, uid
-        assert offline_page.text_of(f"{uid}-out"), uid
-    # no code cells on the site
-    assert page.locator("div.cell_input").count() == 0
-    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+    offline_page.assert_page_live(PAGE, UIDS)
 
 
 def test_success_slider_changes_the_exact_odds(offline_page):
@@ -37,7 +26,7 @@ def test_success_slider_changes_the_exact_odds(offline_page):
         offline_page.set_value("tc-success-dice", net)
         offline_page.set_value("tc-success-modifier", mod)
         odds = tc.success_odds(net, mod)
-        shown = visible_text(page, "tc-success")
+        shown = offline_page.visible_text("tc-success")
         for p in odds.values():
             assert fmt.prob(p) in shown, (net, mod, shown)
         bars = page.evaluate("() => Bokeh.documents.map(d => d.get_model_by_name('tc-success-bars'))"
@@ -50,7 +39,7 @@ def test_keyboard_on_the_slider_moves_it_like_a_reader(offline_page):
     handle = page.locator('[data-live="tc-success"] .noUi-handle').first
     handle.focus()
     handle.press("ArrowRight")   # 0 → +1 DICE
-    assert fmt.prob(tc.success_odds(1, 0)["critical"]) in visible_text(page, "tc-success")
+    assert fmt.prob(tc.success_odds(1, 0)["critical"]) in offline_page.visible_text("tc-success")
 
 
 def test_select_and_switch_on_the_injury_widget(offline_page):
@@ -59,11 +48,11 @@ def test_select_and_switch_on_the_injury_widget(offline_page):
     root.locator("select").select_option(label="강화 갑옷 (reinforced)")
     root.locator(".bk-Switch").nth(1).click()             # bloodbath on
     odds = tc.injury_odds(dice=0, armour=2, bloodbath=True)
-    shown = visible_text(page, "tc-injury")
+    shown = offline_page.visible_text("tc-injury")
     for p in odds.values():
         assert html.unescape(fmt.prob(p)) in shown
     root.locator(".bk-Switch").nth(0).click()             # trench shield: armour 3
-    shown = visible_text(page, "tc-injury")
+    shown = offline_page.visible_text("tc-injury")
     assert fmt.prob(tc.injury_odds(dice=0, armour=3, bloodbath=True)["out_of_action"]) in shown
 
 
@@ -71,13 +60,13 @@ def test_charge_and_ranged_widgets_follow_the_library(offline_page):
     page = offline_page.open(PAGE)
     offline_page.set_value("tc-charge-movement", 5)
     offline_page.set_value("tc-charge-distance", 9.5)
-    assert fmt.prob(tc.charge_odds(5, 9.5)) in visible_text(page, "tc-charge")
+    assert fmt.prob(tc.charge_odds(5, 9.5)) in offline_page.visible_text("tc-charge")
     offline_page.set_value("tc-ranged-weapon_range", "12")
     offline_page.set_value("tc-ranged-distance", 20)
-    assert "사거리" in visible_text(page, "tc-ranged") and "밖" in visible_text(page, "tc-ranged")
+    assert "사거리" in offline_page.visible_text("tc-ranged") and "밖" in offline_page.visible_text("tc-ranged")
     offline_page.set_value("tc-ranged-distance", 10)
     net = tc.ranged_dice(10, 12)
-    assert fmt.prob(tc.success_odds(net)["success"]) in visible_text(page, "tc-ranged")
+    assert fmt.prob(tc.success_odds(net)["success"]) in offline_page.visible_text("tc-ranged")
 
 
 def test_markers_and_activation_widgets(offline_page):
@@ -85,11 +74,11 @@ def test_markers_and_activation_widgets(offline_page):
     offline_page.set_value("tc-markers-blood", 3)
     offline_page.set_value("tc-markers-blessing", 1)
     after = tc.markers_to_dice(0, 3, 1)
-    assert fmt.prob(tc.success_odds(after)["success"]) in visible_text(page, "tc-markers")
+    assert fmt.prob(tc.success_odds(after)["success"]) in offline_page.visible_text("tc-markers")
     offline_page.set_value("tc-activation-models_a", 3)
     offline_page.set_value("tc-activation-models_b", 5)
-    text = visible_text(page, "tc-activation")
+    text = offline_page.visible_text("tc-activation")
     assert " → ".join(tc.activation_order(3, 5, "A")) in text
     offline_page.set_value("tc-fraction-numerator", 11)
     offline_page.set_value("tc-fraction-denominator", 4)
-    assert re.search(rf"11 ÷ 4 = 11/4 .* {tc.round_up(11, 4)}", visible_text(page, "tc-fraction"))
+    assert re.search(rf"11 ÷ 4 = 11/4 .* {tc.round_up(11, 4)}", offline_page.visible_text("tc-fraction"))

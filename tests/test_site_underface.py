@@ -12,25 +12,12 @@ PAGE = "book/underface.html"
 UIDS = [make().uid for make in views.ALL_WIDGETS]
 
 
-def visible_text(page, uid: str) -> str:
-    return page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
-
-
-def bar_labels(page, uid: str) -> list[str]:
-    return page.evaluate(
-        "(name) => Bokeh.documents.map(d => d.get_model_by_name(name)).find(Boolean).data.t",
-        f"{uid}-bars")
 
 
 def test_page_loads_offline_with_every_widget_rendered(offline_page):
-    page = offline_page.open(PAGE)
-    for uid in UIDS:
-        assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
-        assert offline_page.text_of(f"{uid}-out"), uid
-    assert page.locator("div.cell_input").count() == 0
+    page = offline_page.assert_page_live(PAGE, UIDS)
     assert "판금 갑옷" in page.locator("table.uf-table").nth(0).evaluate(
         "() => document.body.innerText")
-    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
 
 
 def test_damage_widget_weapon_armor_and_special(offline_page):
@@ -52,10 +39,10 @@ def test_damage_widget_weapon_armor_and_special(offline_page):
         if switch_on != special:
             root.locator(".bk-Switch").nth(0).click()
         dist = uf.damage_distribution(weapon, armor, db, special)
-        shown = visible_text(page, "uf-damage")
+        shown = offline_page.visible_text("uf-damage")
         assert fmt.prob(dist.probability(0)) in shown, (weapon, armor, special, shown)
         assert f"평균 {fmt.fraction(dist.mean())}" in shown
-        assert bar_labels(page, "uf-damage") == [fmt.prob(p) for p in
+        assert offline_page.bar_labels("uf-damage") == [fmt.prob(p) for p in
                                                  dist.probabilities().values()]
 
 
@@ -68,12 +55,12 @@ def test_hp_widget_weapon_armor_special_and_hp(offline_page):
     root.locator(".bk-Switch").nth(0).click()                    # special on
     offline_page.set_value("uf-hp-hp", 6)
     states = uf.hit_hp_states("그레이트 소드", 6, 12, "평상복", "+1D4", True)
-    shown = visible_text(page, "uf-hp")
+    shown = offline_page.visible_text("uf-hp")
     for p in states.values():
         assert fmt.prob(p) in shown
     assert fmt.signed(uf.death_threshold(12)) in shown
     offline_page.set_value("uf-hp-max_hp", 16)
-    shown = visible_text(page, "uf-hp")
+    shown = offline_page.visible_text("uf-hp")
     states = uf.hit_hp_states("그레이트 소드", 6, 16, "평상복", "+1D4", True)
     assert all(fmt.prob(p) in shown for p in states.values())
 
@@ -84,16 +71,16 @@ def test_hit_widget_dodge_in_armor_and_hard(offline_page):
     label = views._defence_choices()["dodge:방탄조끼"]
     root.locator("select").select_option(label=label)
     offline_page.set_value("uf-hit-attack", 70)
-    shown = visible_text(page, "uf-hit")
+    shown = offline_page.visible_text("uf-hit")
     odds = uf.opposed_odds(70, 60, defense_penalty="방탄조끼")
     assert all(fmt.prob(p) in shown for p in odds.values())
     assert f"회피 {uf.effective_target(60, penalty='방탄조끼')}" in shown
     root.locator(".bk-Switch").nth(1).click()                     # defence hard
     odds = uf.opposed_odds(70, 60, defense_penalty="방탄조끼", defense_hard=True)
-    assert bar_labels(page, "uf-hit") == [fmt.prob(p) for p in odds.values()]
+    assert offline_page.bar_labels("uf-hit") == [fmt.prob(p) for p in odds.values()]
     root.locator("select").select_option(label=views._defence_choices()["parry"])
     odds = uf.opposed_odds(70, 60, defense_hard=True)
-    assert all(fmt.prob(p) in visible_text(page, "uf-hit") for p in odds.values())
+    assert all(fmt.prob(p) in offline_page.visible_text("uf-hit") for p in odds.values())
 
 
 def test_turn_order_builder(offline_page):
@@ -108,7 +95,7 @@ def test_turn_order_builder(offline_page):
 
     def shown():
         return [line.replace(" (대기)", "").strip()
-                for line in visible_text(page, "uf-order").splitlines() if line.strip()]
+                for line in offline_page.visible_text("uf-order").splitlines() if line.strip()]
 
     assert shown() == expected([14, 12, 12], [False, True, False], [True, True, False], [])
     offline_page.set_value("uf-order-dex_a", 12)                 # all DEX 12: ranged 나래 first
@@ -119,29 +106,29 @@ def test_turn_order_builder(offline_page):
     root.locator(".bk-Switch").nth(2).click()                     # 가람 waits
     assert shown() == expected([12, 12, 12], [False, True, False], [True, True, True],
                                ["가람", "나래"])
-    assert "(대기)" in visible_text(page, "uf-order") and names
+    assert "(대기)" in offline_page.visible_text("uf-order") and names
 
 
 def test_range_movement_and_recovery_widgets(offline_page):
     page = offline_page.open(PAGE)
     page.locator('[data-live="uf-range"] select').select_option(label="라이플 (100m)")
     offline_page.set_value("uf-range-distance", 200)
-    shown = visible_text(page, "uf-range")
+    shown = offline_page.visible_text("uf-range")
     assert "어려움" in shown
     assert fmt.prob(uf.check_odds(50, hard=True)["success"]) in shown
     offline_page.set_value("uf-range-weapon", "산탄총")
-    assert "닿지 않음" in visible_text(page, "uf-range")
+    assert "닿지 않음" in offline_page.visible_text("uf-range")
     offline_page.set_value("uf-move-distance", 20)
-    shown = visible_text(page, "uf-move")
+    shown = offline_page.visible_text("uf-move")
     assert uf.MOVE_LABELS[uf.movement(20, 8)] in shown
     assert fmt.prob(uf.check_odds(60, hard=True)["special"]) in shown
     offline_page.set_value("uf-firstaid-attempts", 3)
     offline_page.set_value("uf-firstaid-hp", -5)
-    assert fmt.prob(uf.first_aid(-5, 60, 3).at_least(1)) in visible_text(page, "uf-firstaid")
+    assert fmt.prob(uf.first_aid(-5, 60, 3).at_least(1)) in offline_page.visible_text("uf-firstaid")
     offline_page.set_value("uf-weeks-hp", -10)
     dist = uf.weeks_to_recover(-10)
-    assert bar_labels(page, "uf-weeks") == [fmt.prob(p) for p in dist.probabilities().values()]
+    assert offline_page.bar_labels("uf-weeks") == [fmt.prob(p) for p in dist.probabilities().values()]
     root = page.locator('[data-live="uf-armor"]')
     root.locator("select").select_option(label="판금 갑옷 (신체 판정 −25%)")
-    shown = visible_text(page, "uf-armor")
+    shown = offline_page.visible_text("uf-armor")
     assert html.unescape(fmt.prob(uf.check_odds(60, penalty="판금 갑옷")["success"])) in shown

@@ -11,6 +11,7 @@ from widgets.views import format as fmt
 from widgets.views import generic
 from widgets.views import trench_crusade as views
 from widgets.views.live import LiveWidget, Shown, number
+from widget_checks import check_static_table
 
 TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_widget,
               views.activation_widget, views.risky_widget, views.charge_widget,
@@ -20,16 +21,7 @@ TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_wid
 
 @pytest.mark.parametrize("make", TC_WIDGETS)
 def test_static_table_covers_every_option_and_has_no_python_errors(make):
-    widget = make()
-    table = widget.static_table()
-    size = 1
-    for c in widget.controls:
-        size *= len(c.options)
-    assert len(table) == size
-    for key, entry in table.items():
-        assert "입력을 처리할 수 없습니다" not in entry["h"], key
-        if "y" in entry:
-            assert abs(sum(entry["y"]) - 1) < 1e-9, key
+    check_static_table(make(), rule_messages_allowed=True)
 
 
 def test_success_entries_equal_the_library():
