@@ -311,3 +311,15 @@ def test_bad_input_raises_with_korean_message(call):
 def test_doctests_pass():
     result = doctest.testmod(hm)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("ambush", [False, True])
+@pytest.mark.parametrize("life_melee,pursued,life_end", [(0, True, 5), (4, False, 4), (4, True, 0),
+                                                          (4, True, 2)])
+def test_combat_course(ambush, life_melee, pursued, life_end):
+    course = hm.combat_course(ambush, life_melee, pursued, life_end, level=3)
+    assert course.rounds[0] == ("melee1" if ambush else "recon")
+    assert ("pursuit" in course.rounds) == (life_melee > 0 and pursued)
+    final = life_end if "pursuit" in course.rounds else life_melee
+    assert course.pcs_win == (final == 0)
+    assert course.spoils_rolls == (3 if final == 0 else 0)

@@ -350,6 +350,42 @@ def can_pursue(body_life: int) -> bool:
     return body_life >= 1
 
 
+@dataclass(frozen=True)
+class CombatCourse:
+    """How a combat runs from start to end (see :func:`combat_course`)."""
+
+    rounds: tuple[str, ...]   # "recon", "melee1", "melee2", "pursuit"
+    ended_by: str             # "body_destroyed_in_melee", "no_pursuit", "body_destroyed_in_pursuit", "pursuit_over"
+    pcs_win: bool
+    spoils_rolls: int         # uses of the spoils table (monster level on a win, else 0)
+
+
+def combat_course(ambush: bool, life_after_melee: int, pursued: bool,
+                  life_after_pursuit: int, level: int) -> CombatCourse:
+    """The rounds played, why combat ends and who wins.
+
+    A recon round comes first unless the encounter is an ambush; two melee rounds follow; if the
+    body still has 【생명력】 and a PC's pursuit check succeeds, one pursuit round. The PCs win when
+    the body's 【생명력】 reaches 0, and then use the spoils table as many times as the monster level.
+
+    >>> combat_course(False, 3, True, 0, 2)
+    CombatCourse(rounds=('recon', 'melee1', 'melee2', 'pursuit'), ended_by='body_destroyed_in_pursuit', pcs_win=True, spoils_rolls=2)
+    """
+    level = require_int(level, "level", "괴물 레벨", 1, MAX_LEVEL)
+    rounds = ("melee1", "melee2") if ambush else ("recon", "melee1", "melee2")
+    if not can_pursue(life_after_melee):
+        final, ended_by = 0, "body_destroyed_in_melee"
+    elif not pursued:
+        final, ended_by = life_after_melee, "no_pursuit"
+    else:
+        rounds += ("pursuit",)
+        final = require_int(life_after_pursuit, "life_after_pursuit", "추격 후 본체 생명력", 0,
+                            MAX_DURABILITY)
+        ended_by = "pursuit_over" if can_pursue(final) else "body_destroyed_in_pursuit"
+    won = final == 0
+    return CombatCourse(rounds, ended_by, won, level if won else 0)
+
+
 def pursuit_odds(ability: int, body_defence: int, modifier: int = 0, bound: bool = False,
                  body_bound: bool = False) -> Fraction:
     """Chance one PC's pursuit check (【두뇌】 or 【기술】) meets the body's 【방어치】.

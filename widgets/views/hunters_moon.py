@@ -281,21 +281,19 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
 # --- 8. end of combat ---------------------------------------------------------------------------
 def end_widget(uid: str = "hm-end") -> LiveWidget:
     """Which rounds are played, when combat ends, who wins, how many spoils rolls."""
+    round_names = {"recon": "정찰 라운드", "melee1": "난전 1라운드", "melee2": "난전 2라운드",
+                   "pursuit": f"추격 라운드 (난전 {hm.PURSUIT_ROUND}라운드째 취급, 데미지 +1D6)"}
+    why = {"body_destroyed_in_melee": "본체 【생명력】이 0이 되어 그 자리에서 종료",
+           "no_pursuit": "난전 라운드가 끝났고 추격하지 않음(또는 추격판정 실패)",
+           "body_destroyed_in_pursuit": "본체 【생명력】이 0이 되어 종료",
+           "pursuit_over": "추격 라운드가 끝나 종료"}
+
     def compute(ambush, life_melee, pursue, life_end, level):
-        rounds = [] if ambush else ["정찰 라운드"]
-        rounds += ["난전 1라운드", "난전 2라운드"]
-        if not hm.can_pursue(life_melee):
-            final, why = life_melee, "본체 【생명력】이 0이 되어 그 자리에서 종료"
-        elif not pursue:
-            final, why = life_melee, "난전 라운드가 끝났고 추격하지 않음(또는 추격판정 실패)"
-        else:
-            rounds.append(f"추격 라운드 (난전 {hm.PURSUIT_ROUND}라운드째 취급, 데미지 +1D6)")
-            final, why = life_end, ("본체 【생명력】이 0이 되어 종료" if not hm.can_pursue(life_end)
-                                    else "추격 라운드가 끝나 종료")
-        won = not hm.can_pursue(final)
-        result = (f"<b>PC 승리</b>: 전과표를 괴물 레벨만큼 {level}번 사용" if won
-                  else "<b>PC 패배</b>: 본체 【생명력】이 남아 전과표를 쓰지 않음")
-        return Shown(f"<p>진행: {' → '.join(rounds)}</p><p>종료: {why}</p><p>{result}</p>")
+        course = hm.combat_course(ambush, life_melee, pursue, life_end, level)
+        result = (f"<b>PC 승리</b>: 전과표를 괴물 레벨만큼 {course.spoils_rolls}번 사용"
+                  if course.pcs_win else "<b>PC 패배</b>: 본체 【생명력】이 남아 전과표를 쓰지 않음")
+        rounds = " → ".join(round_names[r] for r in course.rounds)
+        return Shown(f"<p>진행: {rounds}</p><p>종료: {why[course.ended_by]}</p><p>{result}</p>")
     return LiveWidget(
         uid, [toggle("ambush", "기습·우연한 조우 (정찰 라운드 생략)"),
               select("life_melee", "난전 2라운드 종료 시 본체 【생명력】", _LIFE, 1),
