@@ -73,7 +73,8 @@ class OfflinePage:
 
     def open(self, path: str):
         self.page.goto(f"{self.base.geturl()}/{path}", wait_until="load")
-        self.page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+        self.page.wait_for_function("() => !document.querySelector('[data-live]') || "
+                                    "(window.Bokeh && Bokeh.documents.length > 0)")
         return self.page
 
     def set_value(self, name: str, value, attribute: str = "value"):
@@ -107,14 +108,16 @@ class OfflinePage:
             "(name) => Bokeh.documents.map(d => d.get_model_by_name(name)).find(Boolean).data.t",
             f"{uid}-bars")
 
-    def assert_page_live(self, path: str, uids: list[str]):
+    def assert_page_live(self, path: str, uids: list[str], code_hidden: bool = True):
         """Open a page and check every widget rendered from local files, no code cell is shown
-        and no script failed (sphinx-thebe's duplicate declaration is harmless)."""
+        (except on pages that document code) and no script failed (sphinx-thebe's duplicate
+        declaration is harmless)."""
         page = self.open(path)
         for uid in uids:
             assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
             assert self.text_of(f"{uid}-out"), uid
-        assert page.locator("div.cell_input").count() == 0
+        if code_hidden:
+            assert page.locator("div.cell_input").count() == 0
         assert [e for e in self.errors if "THEBE_JS_URL" not in e] == []
         return page
 
