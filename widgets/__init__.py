@@ -1,5 +1,12 @@
 """Shared widget library of the combat rulebook.
 
-Layers: generic mechanics (``dice``, ``errors``) → per-system rules (``trench_crusade``, …)
-→ views (``widgets.views``: Bokeh for the static site, ipywidgets for Jupyter).
+Layers, bottom to top:
+
+- generic mechanics: ``dice`` (exact distributions), ``ranges`` (range bands), ``grid`` (square
+  grid movement, sight, facing), ``damage`` (damage expressions, armor, HP), ``errors``;
+- per-system rules and data: ``trench_crusade``, ``bfrpg``, ``pf2e``, ``underface``,
+  ``hunters_moon`` (each names its source and marks supplementary rules and assumptions);
+- views: ``widgets.views`` (display only: Bokeh + CustomJS lookups for the static site,
+  ipywidgets for Jupyter), plus ``widgets/js`` (JS twins of Python algorithms, tested to agree);
+- notebooks in ``book/`` only call the views and the library.
 """
