@@ -100,7 +100,7 @@ class OfflinePage:
 
     def visible_text(self, uid: str) -> str:
         """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
-        return self.page.locator(f'[data-live="{uid}"] .bk-clearfix').last.inner_text()
+        return self.page.locator(f'[data-live="{uid}"] .live-out .bk-clearfix').inner_text()
 
     def bar_labels(self, uid: str) -> list[str]:
         """Hover labels (exact probabilities) of a widget's plotted bars."""

@@ -116,6 +116,8 @@ class LiveWidget:
     x_label: str = "결과"
     y_label: str = "확률"
     plot: bool = True
+    #: (band, Korean label) pairs explaining the bar colours, shown under the plot.
+    legend: Sequence[tuple[str, str]] = ()
     colors: dict = field(default_factory=lambda: dict(BAND_COLORS))
 
     def __post_init__(self):
@@ -185,6 +187,7 @@ class LiveWidget:
                 models[-1] = _labelled_switch(models[-1], c.label)
             kinds.append(c.kind)
         out = Div(text=first["h"], name=f"{self.uid}-out", sizing_mode="stretch_width",
+                  css_classes=["live-out"],
                   stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         children = list(models) + [out]
         args = dict(controls=[_inner(m) for m in models], kinds=kinds, out=out, tid=table_id)
@@ -199,6 +202,8 @@ class LiveWidget:
             fig.add_tools(HoverTool(tooltips=[(self.x_label, "@x"), (self.y_label, "@t")]))
             fig.xaxis.minor_tick_line_color = None
             children.append(fig)
+            if self.legend:
+                children.append(Div(text=self.legend_html(), name=f"{self.uid}-legend"))
             args.update(source=source, xr=xr, yr=yr)
         callback = CustomJS(args=args, code=_LOOKUP_JS)
         for m, c in zip(models, self.controls):
@@ -243,13 +248,20 @@ class LiveWidget:
             values = {c.name: i.value for c, i in zip(self.controls, inputs)}
             shown = self.shown(**values)
             svg = bars_svg(shown.bars, self.colors, self.x_label) if (self.plot and shown.bars) else ""
-            out.value = shown.html + svg
+            out.value = shown.html + svg + (self.legend_html() if svg else "")
 
         for i in inputs:
             i.observe(refresh, names="value")
         refresh()
         head = [w.HTML(f"<b>{html_lib.escape(self.title)}</b>")] if self.title else []
         return w.VBox(head + inputs + [out])
+
+    def legend_html(self) -> str:
+        items = "".join(
+            f'<span style="display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 0.9em;'
+            f'vertical-align:middle;background:{self.colors[band]}"></span>{html_lib.escape(label)}'
+            for band, label in self.legend)
+        return f'<div class="live-legend" style="font-size:0.85em">{items}</div>'
 
     def text(self) -> str:
         """Plain-text view of the default setting (the notebook's text/plain)."""

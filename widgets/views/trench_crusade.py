@@ -14,6 +14,8 @@ _INJURY_LABEL = {key: label for key, label, _, _ in tc.INJURY_CHART}
 _INJURY_BAND = {"no_effect": "muted", "minor_hit": "success", "down": "critical",
                 "out_of_action": "failure"}
 _SUCCESS_BAND = {"failure": "failure", "success": "success", "critical": "critical"}
+_SUCCESS_LEGEND = tuple((_SUCCESS_BAND[k], label) for k, label, _, _ in tc.SUCCESS_CHART)
+_INJURY_LEGEND = tuple((_INJURY_BAND[k], label.split(":")[0]) for k, label, _, _ in tc.INJURY_CHART)
 
 
 def _band_of(chart, colours):
@@ -46,7 +48,7 @@ def success_widget(uid: str = "tc-success") -> LiveWidget:
     return LiveWidget(
         uid, [number("dice", "순 ±DICE", -10, 10, 0), number("modifier", "보정치", -5, 5, 0)],
         lambda dice, modifier: _success_shown(dice, modifier),
-        title="성공 굴림 확률 (Success roll)", x_label="굴림값 (합계)")
+        title="성공 굴림 확률 (Success roll)", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
 
 
 def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
@@ -59,7 +61,8 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
         return Shown(head + shown.html, shown.bars)
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
-        compute, title="±DICE 상쇄 (+Dice and −Dice)", x_label="남긴 두 눈의 합")
+        compute, title="±DICE 상쇄 (+Dice and −Dice)", x_label="남긴 두 눈의 합",
+        legend=_SUCCESS_LEGEND)
 
 
 def worked_examples_html(rows: list[tuple[str, str, str]]) -> str:
@@ -189,7 +192,8 @@ def markers_widget(uid: str = "tc-markers") -> LiveWidget:
         uid, [number("base", "행동의 ±DICE", -2, 2, 0),
               number("blood", "상대가 쓴 유혈 표식 (−DICE)", 0, 6, 1),
               number("blessing", "내가 쓴 축복 표식 (+DICE)", 0, 6, 0)],
-        compute, title="표식을 쓰면 달라지는 성공 확률", x_label="굴림값 (표식 반영 후)")
+        compute, title="표식을 쓰면 달라지는 성공 확률", x_label="굴림값 (표식 반영 후)",
+        legend=_SUCCESS_LEGEND)
 
 
 def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
@@ -212,7 +216,8 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
               select("armour", "갑옷 (armour)", armour_choices, 0),
               toggle("shield", "참호 방패 (trench shield, −1)"),
               toggle("bloodbath", "유혈낭자 (Bloodbath: D6 하나 더 남김)", default_bloodbath)],
-        compute, title="부상 굴림 분포 (Injury roll)", x_label="부상 굴림 합계")
+        compute, title="부상 굴림 분포 (Injury roll)", x_label="부상 굴림 합계",
+        legend=_INJURY_LEGEND)
 
 
 def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
@@ -243,4 +248,5 @@ def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
         uid, [select("weapon_range", "무기 사거리", ranges, 24),
               number("distance", "대상까지 거리 (인치)", 1, 36, 14),
               toggle("cover", "대상이 엄폐 (cover)"), toggle("elevated", "2\" 넘게 높은 곳에서 (elevated)")],
-        compute, title="원거리 공격 보정 (보충 규칙)", x_label="굴림값 (합계)")
+        compute, title="원거리 공격 보정 (보충 규칙)", x_label="굴림값 (합계)",
+        legend=_SUCCESS_LEGEND)
