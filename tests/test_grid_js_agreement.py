@@ -29,17 +29,13 @@ def joined(values) -> str:
 
 
 @pytest.fixture(scope="module")
-def page():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium (/usr/bin/chromium) is not installed")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page()
-        pg.set_content("<html><body></body></html>")
-        pg.add_script_tag(content=JS)
-        yield pg
-        browser.close()
+def page(browser):
+    """A blank page in the session's chromium (conftest) with the JS twin loaded."""
+    pg = browser.new_page()
+    pg.set_content("<html><body></body></html>")
+    pg.add_script_tag(content=JS)
+    yield pg
+    pg.close()
 
 
 def random_case(rng: random.Random, w: int, h: int):

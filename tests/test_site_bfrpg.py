@@ -1,0 +1,177 @@
+"""The built BFRPG page in headless chromium: offline, every widget live; the grid explorer
+recomputes in the page exactly as the Python library does (real mouse clicks on the canvas)."""
+from __future__ import annotations
+
+import html
+
+from widgets import bfrpg as bf
+from widgets.ranges import bfrpg_missile_bands
+from widgets.views import bfrpg as views
+from widgets.views import format as fmt
+
+PAGE = "book/bfrpg.html"
+LIVE_UIDS = ["bf-facing", "bf-diagonal", "bf-rate", "bf-range", "bf-sight", "bf-melee",
+             "bf-rear", "bf-simul"]
+GRIDS = ["bf-grid", "bf-grid-melee"]
+
+CELLS_JS = """(name) => {
+  const m = Bokeh.documents.map(d => d.get_model_by_name(name)).find(Boolean);
+  return {k: Array.from(m.data.k).join(""), opt: Array.from(m.data.opt),
+          feet: Array.from(m.data.feet), label: Array.from(m.data.label), tags: m.tags};
+}"""
+
+
+def cells(page, uid):
+    return page.evaluate(CELLS_JS, f"{uid}-cells")
+
+
+def assert_equals_library(page, uid, rate):
+    got = cells(page, uid)
+    w, h = got["tags"]
+    lay = views.Layout(w, h, got["k"])
+    res = views.grid_result(lay, rate)
+    assert got["opt"] == list(res.options)
+    assert got["feet"] == list(res.feet)
+    assert got["label"] == res.labels
+    return lay, res
+
+
+def click_square(page, uid, col, row, pause=400):
+    """A real mouse click at the canvas position of square (col, row)."""
+    got = cells(page, uid)
+    w, h = got["tags"]
+    canvas = page.locator(f'[data-live="{uid}"] canvas').first
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    px = box["width"] / w
+    assert abs(box["height"] / h - px) < 1
+    page.mouse.click(box["x"] + (col + 0.5) * px, box["y"] + (row + 0.5) * px)
+    page.wait_for_timeout(pause)  # quick taps arrive as double taps (handled as well)
+
+
+def choose(page, uid, which, label):
+    root = page.locator(f'[data-live="{uid}"]')
+    root.locator("select").nth(which).select_option(label=label)
+
+
+def test_page_loads_offline_with_every_widget(offline_page):
+    page = offline_page.open(PAGE)
+    for uid in LIVE_UIDS + GRIDS:
+        assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
+    for uid in LIVE_UIDS:
+        assert offline_page.text_of(f"{uid}-out"), uid
+    assert page.locator("div.cell_input").count() == 0
+    assert page.evaluate("() => typeof GridCost.costMap === 'function' && typeof BfrpgOptions.options === 'function'")
+    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+
+
+def test_click_places_an_enemy_and_armour_changes_costs(offline_page):
+    page = offline_page.open(PAGE)
+    uid = "bf-grid"
+    g = views.GridExplorer()
+    lay, _ = assert_equals_library(page, uid, g.scenes["demo"][2])  # static start
+    assert page.evaluate(f"() => Bokeh.documents.map(d => d.get_model_by_name('{uid}-tool'))"
+                         ".find(Boolean).value") == "enemy"
+    click_square(page, uid, 4, 7)   # an enemy two squares away: the combatant is not engaged
+    click_square(page, uid, 3, 5)   # enemy adjacent: the combatant is now engaged
+    got = cells(page, uid)
+    t = views.Layout(*got["tags"], got["k"]).terrain()
+    assert {(4, 7), (3, 5)} <= t.enemies and got["k"] != lay.codes
+    lay2, res = assert_equals_library(page, uid, 30)
+    assert {"melee_move", "withdraw"} <= set(res.options)
+    assert any(o.startswith("flee") for o in res.options)
+    rates = views.rate_choices()
+    for key in ("metal|heavy", "none|light"):
+        choose(page, uid, 1, rates[key][0])
+        assert_equals_library(page, uid, rates[key][1])
+        assert f"이동 속도 {rates[key][1]}피트" in offline_page.text_of(f"{uid}-msg")
+    # other tools: wall, barrier, difficult, ally, erase
+    for tool, sq in (("벽 놓기", (10, 1)), ("장벽 놓기 (+5피트)", (1, 4)),
+                     ("험한 지형 놓기 (2배)", (1, 8)), ("아군 놓기", (0, 6)), ("지우기", (3, 5))):
+        choose(page, uid, 0, tool)
+        click_square(page, uid, *sq)
+    choose(page, uid, 0, "벽 놓기")
+    for c in range(10, 14):  # quick clicks: the second of each pair is a double tap
+        click_square(page, uid, c, 10, pause=0)
+    page.wait_for_timeout(400)
+    lay3, _ = assert_equals_library(page, uid, rates["none|light"][1])
+    assert lay3.codes[lay3.width * 10 + 10: lay3.width * 10 + 14] == "####"
+    assert lay3.codes[lay3.width * 1 + 10] == "#" and lay3.codes[lay3.width * 5 + 3] == "."
+    assert lay3.codes[lay3.width * 4 + 1] == "b" and lay3.codes[lay3.width * 8 + 1] == "d"
+
+
+def test_scene_presets_reproduce_the_library(offline_page):
+    page = offline_page.open(PAGE)
+    g = views.GridExplorer()
+    for key, (label, lay, rate) in g.scenes.items():
+        choose(page, "bf-grid", 2, label)
+        got_lay, res = assert_equals_library(page, "bf-grid", rate)
+        assert got_lay == lay
+    # the Doughbert melee example: 5/10/15/25/35 ft, square 6 is fleeing
+    choose(page, "bf-grid", 2, bf.SCENES["doughbert_melee"].title)
+    got = cells(page, "bf-grid")
+    t = bf.SCENES["doughbert_melee"].terrain()
+    marks = bf.SCENES["doughbert_melee"].marks
+    assert [got["feet"][t.index(m.square)] for m in marks[:5]] == [5, 10, 15, 25, 35]
+    assert [got["opt"][t.index(m.square)] for m in marks] == [
+        bf.scene_options("doughbert_melee").option(m.square) for m in marks]
+    assert got["label"][t.index(marks[5].square)].endswith("!")
+    # the second explorer starts on it
+    melee = cells(page, "bf-grid-melee")
+    assert [melee["feet"][t.index(m.square)] for m in marks[:5]] == [5, 10, 15, 25, 35]
+
+
+def test_path_mode_draws_the_librarys_cheapest_path(offline_page):
+    page = offline_page.open(PAGE)
+    uid = "bf-grid-melee"
+    choose(page, uid, 0, "경로 보기")
+    click_square(page, uid, 2, 1)  # square 4 of the Doughbert example
+    xy = page.evaluate("""() => { const m = Bokeh.documents.map(d => d.get_model_by_name('bf-grid-melee-path')).find(Boolean);
+                                  return [Array.from(m.data.x), Array.from(m.data.y)]; }""")
+    path = bf.scene_options("doughbert_melee").path_to((2, 1))
+    assert xy == [[c + 0.5 for c, _ in path], [r + 0.5 for _, r in path]]
+    page.mouse.move(0, 0)
+
+
+def test_bad_placement_shows_a_korean_message_and_changes_nothing(offline_page):
+    page = offline_page.open(PAGE)
+    uid = "bf-grid-melee"
+    before = cells(page, uid)
+    choose(page, uid, 0, "전투원 옮기기")
+    click_square(page, uid, 3, 0)  # a wall of the corridor
+    msg = offline_page.text_of(f"{uid}-msg")
+    assert "widget-error" in msg and "벽" in msg and "놓을 수 없습니다" in msg
+    assert cells(page, uid) == before
+    choose(page, uid, 0, "지우기")
+    click_square(page, uid, 6, 1)  # erasing the combatant itself is refused too
+    assert "전투원이 선 칸" in offline_page.text_of(f"{uid}-msg")
+    assert cells(page, uid) == before
+    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+
+
+def test_lookup_widgets_follow_the_library(offline_page):
+    page = offline_page.open(PAGE)
+    offline_page.set_value("bf-range-weapon", "장궁 (longbow)")
+    offline_page.set_value("bf-range-distance", 145)
+    band = bfrpg_missile_bands("장궁 (longbow)").band(145)
+    assert f"{band.label}, 명중 굴림 {fmt.signed(band.modifier)}" in offline_page.visible_text("bf-range")
+    offline_page.set_value("bf-diagonal-diag", 3)
+    offline_page.set_value("bf-diagonal-orth", 2)
+    feet = bf.path_cost([(0, 0), (1, 1), (2, 2), (3, 3), (4, 3), (5, 3)])
+    assert f"= {feet}피트" in offline_page.visible_text("bf-diagonal")
+    offline_page.set_value("bf-simul-a", 10)
+    order = bf.simultaneous_move_order({"탄넨": 10, "도우버트": 30, "맨드로스": 40})
+    assert " → ".join(order) in offline_page.visible_text("bf-simul")
+    offline_page.set_value("bf-facing-facing", "E")
+    offline_page.set_value("bf-facing-target", "-1,0")
+    assert "공격할 수 없습니다" in offline_page.visible_text("bf-facing")
+    assert not bf.can_attack_square((1, 1), "E", (0, 1))
+    root = page.locator('[data-live="bf-rear"]')
+    root.locator(".bk-Switch").nth(4).click()  # add the south-east attacker: N, SE, SW
+    least, _ = bf.least_rear_attackers((1, 1), [(1, 0), (2, 2), (0, 2)])
+    assert f"적어도 {least}명" in offline_page.visible_text("bf-rear")
+    offline_page.set_value("bf-sight-shooter", "6,5")
+    t = bf.scene("missile").terrain()
+    g1 = bf.scene("missile").enemies[0]
+    assert f"{g1.square}: {views._SIGHT_KO[bf.missile_sight(t, (6, 5), g1.square)]}" in html.unescape(
+        offline_page.visible_text("bf-sight")).replace("\n", "")

@@ -1,0 +1,260 @@
+"""The BFRPG chapter's views show what the library computes: every static entry, the grid
+explorer's data, its Jupyter view, and the JS twin of move_options (widgets/js/bfrpg_options.js)."""
+from __future__ import annotations
+
+import html
+import random
+from pathlib import Path
+
+import pytest
+
+from widgets import bfrpg as bf
+from widgets.errors import RuleInputError
+from widgets.grid import Terrain, least_rear_attackers, rear_arc, visible_squares
+from widgets.ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
+from widgets.views import bfrpg as views
+from widgets.views import format as fmt
+
+ROOT = Path(__file__).resolve().parent.parent
+LIVE = [views.diagonal_widget, views.movement_rate_widget, views.missile_range_widget,
+        views.sight_widget, views.facing_widget, views.rear_widget, views.simultaneous_widget,
+        views.melee_widget]
+
+
+@pytest.mark.parametrize("make", LIVE)
+def test_static_tables_are_complete_small_and_error_free(make):
+    import json
+    w = make()
+    table = w.static_table()
+    size = 1
+    for c in w.controls:
+        size *= len(c.options)
+    assert len(table) == size
+    assert len(json.dumps(table, ensure_ascii=False).encode()) < 400_000
+    for key, entry in table.items():
+        assert "입력을 처리할 수 없습니다" not in entry["h"], key
+
+
+def test_diagonal_entries_equal_the_library():
+    table = views.diagonal_widget().static_table()
+    for d in range(13):
+        for o in range(13):
+            path = [(i, i) for i in range(d + 1)] + [(d + i, d) for i in range(1, o + 1)]
+            feet = bf.path_cost(path)
+            entry = table[f"{d}|{o}|30"]["h"]
+            assert f"<b>{feet}피트</b>" in entry
+            assert ("걸어서" in entry) == (feet <= 30)
+
+
+def test_rate_and_range_entries_equal_the_library():
+    table = views.movement_rate_widget().static_table()
+    for armor in ("none", "magic_leather", "leather", "magic_metal", "metal"):
+        for load in ("light", "heavy"):
+            rate = bf.movement_rate(armor, load)
+            h = table[f"{armor}|{load}"]["h"]
+            assert f"{rate}피트: 가로/세로 {bf.squares_reachable(rate)}칸" in h
+            assert f"{bf.running_rate(rate)}피트" in h and f"{bf.half_move(rate)}피트" in h
+    table = views.missile_range_widget().static_table()
+    for weapon in BFRPG_MISSILE_RANGES:
+        bands = bfrpg_missile_bands(weapon)
+        for d in range(5, 255, 5):
+            h = table[f"{weapon}|{d}"]["h"]
+            if bands.in_range(d):
+                band = bands.band(d)
+                assert f"<b>{html.escape(band.label)}</b>, 명중 굴림 {fmt.signed(band.modifier)}" in h
+            else:
+                assert "widget-error" in h and "사거리 밖" in h
+
+
+def test_facing_rear_and_simultaneous_entries_equal_the_library():
+    table = views.facing_widget().static_table()
+    for facing in "NESW":
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                if dc == dr == 0:
+                    continue
+                h = table[f"{facing}|{dc},{dr}"]["h"]
+                can = bf.can_attack_square((1, 1), facing, (1 + dc, 1 + dr))
+                assert ("공격할 수 있습니다" in h) == can
+                assert ("+2" in h) == bool(bf.rear_attack_bonus((1, 1), facing, (1 + dc, 1 + dr)))
+    ring = views._RING
+    table = views.rear_widget().static_table()
+    for key, entry in table.items():
+        on = [v == "1" for v in key.split("|")]
+        attackers = [sq for sq, o in zip(ring, on) if o]
+        least, _ = least_rear_attackers((1, 1), attackers)
+        assert (f"적어도 {least}명" in entry["h"]) == (least > 0)
+        for f in "NESW":
+            n = sum(a in rear_arc((1, 1), f) for a in attackers)
+            assert f"{n}명</td>" in entry["h"]
+    table = views.simultaneous_widget().static_table()
+    for key, entry in table.items():
+        a, b, c = (int(v) for v in key.split("|"))
+        order = bf.simultaneous_move_order({"탄넨": a, "도우버트": b, "맨드로스": c})
+        assert html.escape(" → ".join(order)) in entry["h"]
+
+
+def test_sight_entries_equal_the_library():
+    s = bf.scene("missile")
+    t = s.terrain()
+    table = views.sight_widget().static_table()
+    assert set(table) == {f"{c},{r}" for c, r in views.SIGHT_SHOOTERS}
+    for c, r in views.SIGHT_SHOOTERS:
+        h = table[f"{c},{r}"]["h"]
+        for g in s.enemies:
+            assert f"{html.escape(g.name)} {g.square}: {views._SIGHT_KO[bf.missile_sight(t, (c, r), g.square)]}" in h
+        dark = h.count('bgcolor="#222222"') + h.count('bgcolor="#5a2a45"')
+        hidden = t.width * t.height - len(t.blocked) - len(visible_squares(t, (c, r)))
+        assert dark == hidden
+
+
+def test_scene_examples_reproduce_the_source_numbers():
+    rows = views.scene_examples(("doughbert_melee",)).rows
+    s = bf.scene("doughbert_melee")
+    opts = bf.scene_options("doughbert_melee")
+    for row, mark in zip(rows, s.marks):
+        assert row[2].endswith(f"{opts.feet(mark.square)}피트")
+        if mark.feet is not None:
+            assert opts.feet(mark.square) == mark.feet
+    assert [opts.feet(m.square) for m in s.marks[:5]] == [5, 10, 15, 25, 35]
+    assert opts.option(s.marks[5].square) == "flee_run"
+
+
+def test_movement_table_is_generated_and_notes_the_disagreements():
+    text = repr(views.MovementTable())
+    rows = bf.movement_table()
+    assert len(text.splitlines()) == len(rows)
+    assert text.count("(원문 16)") == len(bf.table_disagreements()) == 2
+    assert "12 (원문 16)" in views.MovementTable()._repr_html_()
+    assert len(repr(views.Disagreements()).splitlines()) == len(bf.source_disagreements())
+
+
+# --- the grid explorer -------------------------------------------------------------------
+
+@pytest.mark.parametrize("key", list(views.explorer_scenes()))
+def test_explorer_static_data_equals_the_library(key):
+    g = views.GridExplorer("bf-grid", key)
+    label, lay, rate = g.scenes[key]
+    data = g.cell_data(g.result())
+    opts = bf.move_options(lay.terrain(), lay.start(), rate)
+    t = lay.terrain()
+    for i in range(t.width * t.height):
+        sq = t.square(i)
+        assert data["opt"][i] == opts.option(sq)
+        f = opts.feet(sq)
+        assert data["feet"][i] == (-1 if f is None else f)
+    if key in bf.SCENES:
+        s = bf.SCENES[key]
+        assert rate == s.rate and lay.terrain() == s.terrain() and lay.start() == s.mover.square
+
+
+def test_explorer_doughbert_preset_and_rates():
+    g = views.GridExplorer("bf-grid-melee", "doughbert_melee")
+    res = g.result()
+    t = res.layout.terrain()
+    marks = bf.SCENES["doughbert_melee"].marks
+    assert [res.feet[t.index(m.square)] for m in marks[:5]] == [5, 10, 15, 25, 35]
+    assert res.labels[t.index(marks[5].square)].endswith("!")
+    assert g.export()["rates"] == {f"{a}|{lo}": bf.movement_rate(a, lo)
+                                   for a in ("none", "leather", "metal") for lo in ("light", "heavy")}
+    html_out = g.static_html()
+    for name in ("tool", "rate", "scene", "cells", "msg", "path", "plot"):
+        assert f"bf-grid-melee-{name}" in html_out
+
+
+def test_parser_and_bad_input_give_korean_messages():
+    assert views.parse_squares("적: 3,4; 5, 6;") == [(3, 4), (5, 6)]
+    with pytest.raises(RuleInputError) as err:
+        views.parse_squares("3;4")
+    assert "읽을 수 없습니다" in err.value.korean
+    g = views.GridExplorer()
+    bad = g.shown("demo", "scene", 8, 6, "1,1", "", "", "1,1", "", "")
+    assert "widget-error" in bad and "벽" in bad
+    off = g.shown("demo", "scene", 8, 6, "1,1", "9,9", "", "", "", "")
+    assert "widget-error" in off and "격자 밖" in off
+    junk = g.shown("demo", "scene", 8, 6, "1,1", "__import__('os')", "", "", "", "")
+    assert "widget-error" in junk
+
+
+def test_jupyter_view_computes_free_placements_with_the_library():
+    g = views.GridExplorer()
+    box = g.ipywidget()
+    scene, rate, *rest = box.children[1:]
+    boxes, out = rest[:-1], rest[-1]
+    by = dict(zip(("width", "height", "me", "enemies", "allies", "walls", "barrier", "difficult"), boxes))
+    scene.value = "doughbert_melee"
+    assert by["enemies"].value == "2,2" and "widget-error" not in out.value
+    rate.value = "metal|heavy"
+    by["enemies"].value = "적: 2,2; 4,2"
+    lay = views.layout_from_text(8, 4, "6,1", "2,2; 4,2", "", by["walls"].value)
+    res = views.grid_result(lay, bf.movement_rate("metal", "heavy"))
+    assert out.value.endswith(views.legend_html())
+    assert views.grid_table_html(res) in out.value
+    by["me"].value = "0,0"  # a wall
+    assert "widget-error" in out.value and "벽" in out.value
+
+
+def test_mime_bundle_has_all_three_views():
+    bundle = views.grid_explorer()._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert 'data-live="bf-grid"' in bundle["text/html"]
+    assert "나" in bundle["text/plain"]
+
+
+# --- JS twin of move_options -------------------------------------------------------------
+
+RUN = """(cases) => cases.map((c) => {
+  const r = BfrpgOptions.options(c);
+  const last = c.width * c.height - 1;
+  return {option: r.option.join(), feet: Array.from(r.feet).join(),
+          path: BfrpgOptions.pathTo(r, last).join()};
+})"""
+
+
+@pytest.fixture
+def js_page(browser):
+    """A blank page with the two JS twins (the session browser of conftest: one Playwright
+    instance for the whole run)."""
+    pg = browser.new_page()
+    pg.set_content("<html><body></body></html>")
+    for name in ("grid_cost.js", "bfrpg_options.js"):
+        pg.add_script_tag(content=(ROOT / "widgets" / "js" / name).read_text(encoding="utf-8"))
+    yield pg
+    pg.close()
+
+
+def _case(rng, w, h):
+    cells = [(c, r) for c in range(w) for r in range(h)]
+    rng.shuffle(cells)
+    start = cells.pop()
+    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
+    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.12)),
+                allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
+                difficult={s for s in cells if rng.random() < 0.15})
+    if rng.random() < 0.5 and t.enemies:  # often start engaged
+        e = sorted(t.enemies)[0]
+        for n in ((e[0] + 1, e[1]), (e[0], e[1] + 1), (e[0] - 1, e[1])):
+            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
+                start = n
+                break
+    return t, start, rng.choice([10, 20, 30, 40])
+
+
+def test_js_move_options_agree_with_python(js_page):
+    rng = random.Random(7)
+    cases, expected = [], []
+    pairs = [_case(rng, rng.randint(2, 18), rng.randint(2, 18)) for _ in range(150)]
+    pairs += [(s.terrain(), s.mover.square, s.rate) for s in bf.SCENES.values()]
+    for t, start, rate in pairs:
+        o = bf.move_options(t, start, rate)
+        cases.append(dict(t.to_js(), start=t.index(start), rate=rate))
+        opts = [o.option(t.square(i)) for i in range(t.width * t.height)]
+        feet = [o.feet(t.square(i)) for i in range(t.width * t.height)]
+        last = t.square(t.width * t.height - 1)
+        expected.append((",".join(opts), ",".join("-1" if f is None else str(f) for f in feet),
+                         ",".join(str(t.index(s)) for s in o.path_to(last))))
+    results = js_page.evaluate(RUN, cases)
+    for (opts, feet, path), r in zip(expected, results):
+        assert r["option"] == opts
+        assert r["feet"] == feet
+        assert r["path"] == path

@@ -1,0 +1,871 @@
+"""Live widgets of the Basic Fantasy RPG floor-plan chapter (display only; the rules are in
+``widgets.bfrpg`` / ``widgets.grid`` and their JavaScript twins ``widgets/js/grid_cost.js`` and
+``widgets/js/bfrpg_options.js``).
+
+The grid explorer (:class:`GridExplorer`) is the one widget that does not fit a lookup table:
+its static page recomputes every square in the browser with the JS twins (checked against the
+Python library in the tests); in Jupyter the same view is computed by the Python library.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from itertools import product
+from typing import Mapping
+
+from .. import bfrpg as bf
+from ..errors import RuleInputError
+from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_rear_attackers,
+                    rear_arc, visible_squares)
+from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
+from . import format as fmt
+from .live import _DIV_CSS, BAND_COLORS, LiveWidget, Shown, number, select, toggle
+from .trench_crusade import WorkedExamples
+
+# --- shared display data -----------------------------------------------------------------
+
+#: Fill colour per movement option (Okabe–Ito, as the rest of the book). The source's melee
+#: figure uses green / orange / red for melee move / withdrawal / fleeing; so do we.
+OPTION_COLORS: Mapping[str, str] = {
+    "start": BAND_COLORS["neutral"],
+    "walk": BAND_COLORS["success"],
+    "melee_move": "#7fd1b9",
+    "withdraw": BAND_COLORS["critical"],
+    "run": "#f0e442",
+    "flee_walk": BAND_COLORS["failure"],
+    "flee_run": "#f4a582",
+    "out": "#f2f2f2",
+    "pass": "#56b4e9",
+    "blocked": "#444444",  # walls; enemies get their own colour below
+}
+ENEMY_COLOR = BAND_COLORS["down"]
+TERRAIN_EDGE = {"b": "#7f3f00", "d": "#5e3c99"}  # border of barrier / difficult squares
+PLAIN_EDGE = "#bbbbbb"
+
+#: One character per square in a scene's layout string.
+CODES = {".": "빈 칸", "#": "벽 (wall)", "b": "장벽 (barrier, +5피트)",
+         "d": "험한 지형 (difficult, 2배)", "a": "아군 (ally)", "e": "적 (enemy)",
+         "@": "이동하는 전투원"}
+#: Tools of the static explorer (value → Korean label), with the code each one paints.
+TOOLS = {"me": "전투원 옮기기", "enemy": "적 놓기", "ally": "아군 놓기", "wall": "벽 놓기",
+         "barrier": "장벽 놓기 (+5피트)", "difficult": "험한 지형 놓기 (2배)", "erase": "지우기",
+         "path": "경로 보기"}
+TOOL_CODE = {"me": "@", "enemy": "e", "ally": "a", "wall": "#", "barrier": "b",
+             "difficult": "d", "erase": "."}
+
+_ARMOR_KO = {"none": "갑옷 없음", "magic_leather": "마법 가죽", "leather": "가죽 갑옷",
+             "magic_metal": "마법 금속 갑옷", "metal": "금속 갑옷"}
+_LOAD_KO = {"light": "가벼운 짐", "heavy": "무거운 짐"}
+
+
+def rate_choices() -> dict[str, tuple[str, int]]:
+    """Armour + load keys → (Korean label, rate from :func:`bf.movement_rate`)."""
+    out = {}
+    for armor, load in product(("none", "leather", "metal"), ("light", "heavy")):
+        rate = bf.movement_rate(armor, load)
+        out[f"{armor}|{load}"] = (f"{_ARMOR_KO[armor]}, {_LOAD_KO[load]}: {rate}피트", rate)
+    return out
+
+
+# --- layouts (scenes as strings) ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Layout:
+    """A floor plan as one code character per square (row by row, see :data:`CODES`)."""
+
+    width: int
+    height: int
+    codes: str
+
+    def __post_init__(self):
+        if len(self.codes) != self.width * self.height:
+            raise RuleInputError("layout size mismatch", "평면도의 칸 수가 크기와 맞지 않습니다.")
+
+    @classmethod
+    def from_terrain(cls, t: Terrain, start: Square | None) -> "Layout":
+        cells = []
+        for r in range(t.height):
+            for c in range(t.width):
+                s = (c, r)
+                cells.append("@" if s == start else "#" if s in t.blocked else "e" if s in t.enemies
+                             else "a" if s in t.allies else "b" if s in t.barrier
+                             else "d" if s in t.difficult else ".")
+        return cls(t.width, t.height, "".join(cells))
+
+    def squares(self, code: str) -> set[Square]:
+        return {(i % self.width, i // self.width) for i, ch in enumerate(self.codes) if ch == code}
+
+    def terrain(self) -> Terrain:
+        return Terrain(self.width, self.height, blocked=self.squares("#"), barrier=self.squares("b"),
+                       difficult=self.squares("d"), allies=self.squares("a"),
+                       enemies=self.squares("e"))
+
+    def start(self) -> Square:
+        found = sorted(self.squares("@"))
+        if not found:
+            raise RuleInputError("no combatant on the grid", "평면도에 이동할 전투원이 없습니다.")
+        return found[0]
+
+
+def _demo_layout() -> Layout:
+    t = Terrain(16, 12, blocked={(7, r) for r in range(2, 8)} | {(8, 7), (9, 7)},
+                barrier={(3, 3), (4, 3)}, difficult={(c, r) for c in (11, 12) for r in (8, 9, 10)},
+                allies={(4, 6)}, enemies={(10, 4)})
+    return Layout.from_terrain(t, (2, 6))
+
+
+def _open30_layout() -> Layout:
+    t = Terrain(30, 30, blocked={(15, r) for r in range(4, 24)} | {(c, 24) for c in range(8, 16)},
+                barrier={(c, 10) for c in range(3, 9)},
+                difficult={(c, r) for c in range(20, 26) for r in range(18, 24)},
+                allies={(6, 14)}, enemies={(18, 12), (22, 5)})
+    return Layout.from_terrain(t, (4, 15))
+
+
+#: Scenes of the explorer: (Korean label, layout, rate). From SCENES plus two open floors.
+EXPLORER_SCENE_KEYS = ("tannen_move", "doughbert_move", "mandross_move", "paladin_run",
+                       "tannen_melee", "doughbert_melee", "missile")
+
+
+def explorer_scenes() -> dict[str, tuple[str, Layout, int]]:
+    out = {"demo": ("빈 평면 16×12 (연습용)", _demo_layout(), 30)}
+    for key in EXPLORER_SCENE_KEYS:
+        s = bf.SCENES[key]
+        out[key] = (s.title, Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
+    out["open30"] = ("큰 평면 30×30", _open30_layout(), 40)
+    return out
+
+
+# --- the explorer's per-square result (Python side) --------------------------------------
+
+@dataclass(frozen=True)
+class GridResult:
+    """Per square (index order): option, feet (−1: none), fill colour, label."""
+
+    layout: Layout
+    rate: int
+    options: tuple[str, ...]
+    feet: tuple[int, ...]
+
+    @property
+    def colors(self) -> list[str]:
+        return [ENEMY_COLOR if ch == "e" else OPTION_COLORS[o]
+                for ch, o in zip(self.layout.codes, self.options)]
+
+    @property
+    def labels(self) -> list[str]:
+        return [cell_label(ch, o, f) for ch, o, f in zip(self.layout.codes, self.options, self.feet)]
+
+
+def cell_label(code: str, option: str, feet: int) -> str:
+    """What a square shows (same rule as the page's JS ``label``)."""
+    if code == "@":
+        return "나"
+    if code == "e":
+        return "적"
+    if code == "a":
+        return "아군"
+    if feet < 0:
+        return ""
+    return f"{feet}!" if option.startswith("flee") else str(feet)
+
+
+def grid_result(layout: Layout, rate: int) -> GridResult:
+    """Every square's movement option and feet, by :func:`bf.move_options`."""
+    t = layout.terrain()
+    opts = bf.move_options(t, layout.start(), rate)
+    options, feet = [], []
+    for i in range(t.width * t.height):
+        sq = t.square(i)
+        options.append(opts.option(sq))
+        f = opts.feet(sq)
+        feet.append(-1 if f is None else f)
+    return GridResult(layout, opts.rate, tuple(options), tuple(feet))
+
+
+def legend_html() -> str:
+    items = [("start", "출발 칸 (나)"), ("walk", "걸은 뒤 공격 가능"),
+             ("melee_move", "근접 이동 (근접전 유지, 공격 가능)"),
+             ("withdraw", "전투 철수 (공격 가능)"), ("run", "달리기 (공격 불가)"),
+             ("flee_walk", "도주, 걸어서: 분리 사격 (숫자 뒤 !)"),
+             ("flee_run", "도주, 달려서: 분리 사격, 공격 불가"), ("out", "닿지 않음"),
+             ("pass", "아군 (지나가기만)"), ("blocked", "벽")]
+    spans = "".join(f'<span style="display:inline-block;margin:1px 8px 1px 0">'
+                    f'<span style="display:inline-block;width:12px;height:12px;background:'
+                    f'{OPTION_COLORS[k]};border:1px solid #888;vertical-align:middle"></span> '
+                    f'{html.escape(t)}</span>' for k, t in items)
+    spans += (f'<span style="display:inline-block;margin:1px 8px 1px 0"><span style="display:'
+              f'inline-block;width:12px;height:12px;background:{ENEMY_COLOR};vertical-align:middle">'
+              '</span> 적</span> 굵은 테두리: 장벽(갈색, +5피트)·험한 지형(보라, 2배)')
+    return f'<div class="bf-legend" style="font-size:0.85em">{spans}</div>'
+
+
+def grid_table_html(result: GridResult) -> str:
+    """The grid as an HTML table coloured by option, with feet (the Jupyter / text view)."""
+    lay = result.layout
+    rows = []
+    for r in range(lay.height):
+        cells = []
+        for c in range(lay.width):
+            i = r * lay.width + c
+            ch, opt = lay.codes[i], result.options[i]
+            color = result.colors[i]
+            fg = "#fff" if opt in ("blocked", "start") or ch == "e" else "#000"
+            deco = {"b": "text-decoration:overline;", "d": "font-style:italic;"}.get(ch, "")
+            title = html.escape(bf.OPTIONS_KO[opt] if ch != "e" else "적")
+            cells.append(f'<td title="{title}" style="background:{color};color:{fg};{deco}'
+                         f'width:2.6em;height:2em;text-align:center;border:1px solid #ccc;'
+                         f'padding:0">{html.escape(result.labels[i])}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return ('<table class="bf-grid" style="border-collapse:collapse;font-size:0.8em">' + "".join(rows)
+            + "</table>")
+
+
+def grid_text(result: GridResult) -> str:
+    """Plain text: one line per row, each square its label (or its layout code)."""
+    lines = []
+    for r in range(result.layout.height):
+        cells = []
+        for c in range(result.layout.width):
+            i = r * result.layout.width + c
+            ch = result.layout.codes[i]
+            cells.append(f"{(result.labels[i] or ch):>4}")
+        lines.append("".join(cells))
+    return "\n".join(lines)
+
+
+# --- text parser for the Jupyter boxes ---------------------------------------------------
+
+_PAIR = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
+
+
+def parse_squares(text: object, what: str = "칸") -> list[Square]:
+    """``"3,4; 5,6"`` → ``[(3, 4), (5, 6)]`` (col,row pairs separated by ``;``), no eval.
+    An optional ``"적:"``-style prefix is ignored.
+
+    >>> parse_squares("적: 3,4; 5, 6")
+    [(3, 4), (5, 6)]
+    """
+    if not isinstance(text, str):
+        raise RuleInputError("squares must be text", f"{what}은(는) '열,행; 열,행' 글로 주세요.")
+    body = text.split(":", 1)[1] if ":" in text else text
+    out = []
+    for part in body.split(";"):
+        if not part.strip():
+            continue
+        m = _PAIR.fullmatch(part)
+        if not m:
+            raise RuleInputError(f"cannot read square {part!r}",
+                                 f"{what}의 '{part.strip()}'을(를) 읽을 수 없습니다. '열,행' 꼴로 "
+                                 "적고 칸끼리는 ';'로 나누세요 (예: 3,4; 5,6).")
+        out.append((int(m.group(1)), int(m.group(2))))
+    return out
+
+
+def layout_from_text(width: object, height: object, me: str, enemies: str = "", allies: str = "",
+                     walls: str = "", barrier: str = "", difficult: str = "") -> Layout:
+    """A layout from the Jupyter text boxes; the library checks every square."""
+    start = parse_squares(me, "전투원 칸")
+    if len(start) != 1:
+        raise RuleInputError("give exactly one combatant square",
+                             "이동하는 전투원의 칸을 정확히 하나 주세요 (예: 2,3).")
+    t = Terrain(width, height, blocked=parse_squares(walls, "벽 칸"),
+                barrier=parse_squares(barrier, "장벽 칸"),
+                difficult=parse_squares(difficult, "험한 지형 칸"),
+                allies=parse_squares(allies, "아군 칸"), enemies=parse_squares(enemies, "적 칸"))
+    s = t.check_start(start[0])
+    return Layout.from_terrain(t, s)
+
+
+def _pairs(squares) -> str:
+    return "; ".join(f"{c},{r}" for c, r in sorted(squares))
+
+
+# --- the grid explorer -------------------------------------------------------------------
+
+class GridExplorer:
+    """Movement-cost explorer: click squares to place combatants and terrain, see every
+    square's cost and option. Static page: Bokeh + CustomJS calling the JS twins; Jupyter:
+    ipywidgets computed by the Python library."""
+
+    CELL_PX = 40
+    MAX_FRAME = 600
+
+    def __init__(self, uid: str = "bf-grid", scene: str = "demo", rate: str = "scene",
+                 title: str = "격자 이동 비용 탐색기"):
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", uid):
+            raise ValueError("uid must be lowercase letters, digits and dashes")
+        self.uid, self.title = uid, title
+        self.scenes = explorer_scenes()
+        if scene not in self.scenes:
+            raise RuleInputError(f"unknown scene {scene!r}", f"없는 예제입니다 (입력값: {scene!r}).")
+        self.scene, self.rate_key = scene, rate
+        self.rates = rate_choices()
+
+    # data shared by both views
+    def rate_of(self, scene: str, rate_key: str) -> int:
+        return self.scenes[scene][2] if rate_key == "scene" else self.rates[rate_key][1]
+
+    def result(self, scene: str | None = None, rate_key: str | None = None) -> GridResult:
+        scene = scene or self.scene
+        return grid_result(self.scenes[scene][1], self.rate_of(scene, rate_key or self.rate_key))
+
+    @classmethod
+    def cell_px(cls, width: int) -> float:
+        return min(cls.CELL_PX, cls.MAX_FRAME / width)
+
+    def cell_data(self, result: GridResult) -> dict[str, list]:
+        lay = result.layout
+        n = lay.width * lay.height
+        return {"x": [i % lay.width + 0.5 for i in range(n)],
+                "y": [i // lay.width + 0.5 for i in range(n)],
+                "k": list(lay.codes), "opt": list(result.options), "feet": list(result.feet),
+                "color": result.colors, "label": result.labels,
+                "edge": [TERRAIN_EDGE.get(ch, PLAIN_EDGE) for ch in lay.codes],
+                "lw": [3 if ch in TERRAIN_EDGE else 1 for ch in lay.codes]}
+
+    def export(self) -> dict:
+        """Plain data for the page: scenes (layout strings, rates), armour rates, colours."""
+        return {"scenes": {k: {"w": lay.width, "h": lay.height, "codes": lay.codes, "rate": rate}
+                           for k, (_, lay, rate) in self.scenes.items()},
+                "rates": {k: r for k, (_, r) in self.rates.items()},
+                "colors": dict(OPTION_COLORS), "enemy": ENEMY_COLOR, "edge": TERRAIN_EDGE, "plainEdge": PLAIN_EDGE,
+                "codes": TOOL_CODE, "cell": self.CELL_PX, "maxFrame": self.MAX_FRAME}
+
+    # --- static page ---------------------------------------------------------------------
+    def bokeh_layout(self):
+        from bokeh.layouts import column, row
+        from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
+                                  Range1d, Select, TapTool)
+        from bokeh.plotting import figure
+
+        u = self.uid
+        res = self.result()
+        lay = res.layout
+        cells = ColumnDataSource(self.cell_data(res), name=f"{u}-cells", tags=[lay.width, lay.height])
+        path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
+        px = self.cell_px(lay.width)
+        fig = figure(frame_width=round(px * lay.width), frame_height=round(px * lay.height),
+                     x_range=Range1d(0, lay.width), y_range=Range1d(lay.height, 0),
+                     toolbar_location=None, tools="", min_border=0, name=f"{u}-plot",
+                     outline_line_color=None)
+        fig.axis.visible = False
+        fig.grid.visible = False
+        rects = fig.rect("x", "y", width=0.96, height=0.96, source=cells, fill_color="color",
+                         line_color="edge", line_width="lw", name=f"{u}-rects")
+        fig.text("x", "y", text="label", source=cells, text_align="center",
+                 text_baseline="middle", text_font_size="11px", name=f"{u}-labels")
+        fig.line("x", "y", source=path, line_width=3, line_color="#000000", line_alpha=0.8,
+                 name=f"{u}-line")
+        tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool",
+                      options=list(TOOLS.items()))
+        rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate",
+                      options=[("scene", "예제에 적힌 이동 속도")]
+                      + [(k, lab) for k, (lab, _) in self.rates.items()])
+        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene",
+                       options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
+        msg = Div(text=self._status(res), name=f"{u}-msg", sizing_mode="stretch_width",
+                  stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
+        legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
+        args = dict(cells=cells, path=path, fig=fig, tool=tool, rate=rate, scene=scene, msg=msg,
+                    data=self.export(), xr=fig.x_range, yr=fig.y_range)
+        tap = CustomJS(args=args, code=_GRID_JS + _TAP_JS)
+        fig.add_tools(TapTool(renderers=[rects], behavior="inspect", callback=tap))
+        fig.js_on_event("doubletap", tap)  # a quick second tap arrives as a double tap
+        fig.add_tools(HoverTool(renderers=[rects], tooltips=None,
+                                callback=CustomJS(args=args, code=_GRID_JS + _HOVER_JS)))
+        rate.js_on_change("value", CustomJS(args=args, code=_GRID_JS + "recompute();"))
+        scene.js_on_change("value", CustomJS(args=args, code=_GRID_JS + _SCENE_JS))
+        return column(row(tool, rate, scene), legend, fig, msg, name=f"{u}-root")
+
+    def _status(self, res: GridResult) -> str:
+        return (f"<p>이동 속도 {res.rate}피트: 걷기 {res.rate}피트까지, 달리기 "
+                f"{bf.running_rate(res.rate)}피트까지, 근접 이동·전투 철수 {bf.half_move(res.rate)}"
+                "피트까지.</p>")
+
+    def static_html(self) -> str:
+        from bokeh.embed import components
+        script, div = components(self.bokeh_layout())
+        title = f'<p class="live-title">{html.escape(self.title)}</p>' if self.title else ""
+        return f'<div class="live-widget" data-live="{self.uid}">{title}{div}{script}</div>'
+
+    # --- Jupyter -------------------------------------------------------------------------
+    def shown(self, scene: str, rate_key: str, width: object, height: object, me: str,
+              enemies: str, allies: str, walls: str, barrier: str, difficult: str) -> str:
+        try:
+            lay = layout_from_text(width, height, me, enemies, allies, walls, barrier, difficult)
+            res = grid_result(lay, self.rate_of(scene, rate_key))
+        except RuleInputError as err:
+            return fmt.error(err.korean)
+        return self._status(res) + grid_table_html(res) + legend_html()
+
+    def boxes_for(self, scene: str) -> dict[str, object]:
+        lay = self.scenes[scene][1]
+        return {"width": lay.width, "height": lay.height, "me": _pairs(lay.squares("@")),
+                "enemies": _pairs(lay.squares("e")), "allies": _pairs(lay.squares("a")),
+                "walls": _pairs(lay.squares("#")), "barrier": _pairs(lay.squares("b")),
+                "difficult": _pairs(lay.squares("d"))}
+
+    def ipywidget(self):
+        import ipywidgets as w
+        st = {"description_width": "initial"}
+        scene = w.Dropdown(options=[(lab, k) for k, (lab, _, _) in self.scenes.items()],
+                           value=self.scene, description="예제 평면도", style=st)
+        rate = w.Dropdown(options=[("예제에 적힌 이동 속도", "scene")]
+                          + [(lab, k) for k, (lab, _) in self.rates.items()],
+                          value=self.rate_key, description="갑옷과 짐", style=st)
+        labels = {"width": "너비", "height": "높이", "me": "전투원 (열,행)", "enemies": "적",
+                  "allies": "아군", "walls": "벽", "barrier": "장벽", "difficult": "험한 지형"}
+        boxes = {k: (w.IntText if k in ("width", "height") else w.Text)(description=lab, style=st)
+                 for k, lab in labels.items()}
+        out = w.HTML()
+        busy = [False]
+
+        def refresh(_=None):
+            if busy[0]:
+                return
+            out.value = self.shown(scene.value, rate.value,
+                                   **{k: b.value for k, b in boxes.items()})
+
+        def load(_=None):
+            busy[0] = True
+            for k, v in self.boxes_for(scene.value).items():
+                boxes[k].value = v
+            busy[0] = False
+            refresh()
+
+        scene.observe(load, names="value")
+        rate.observe(refresh, names="value")
+        for b in boxes.values():
+            b.observe(refresh, names="value")
+        load()
+        head = [w.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
+        return w.VBox(head + [scene, rate] + list(boxes.values()) + [out])
+
+    def text(self) -> str:
+        res = self.result()
+        return f"{self.title}: 이동 속도 {res.rate}피트\n" + grid_text(res)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        bundle = {"text/plain": self.text(), "text/html": self.static_html()}
+        try:
+            view = self.ipywidget()._repr_mimebundle_()
+        except Exception:  # no ipywidgets front end: the static view still works
+            view = None
+        if view and "application/vnd.jupyter.widget-view+json" in view:
+            key = "application/vnd.jupyter.widget-view+json"
+            bundle[key] = view[key]
+        return bundle
+
+
+# Shared JS: rebuild the grid from the layout codes in `cells.data.k` with the JS twins.
+_GRID_JS = """
+const W = cells.tags[0], H = cells.tags[1], N = W * H;
+function rateNow() {
+  return rate.value === "scene" ? data.scenes[scene.value].rate : data.rates[rate.value];
+}
+function label(code, opt, feet) {
+  if (code === "@") return "나";
+  if (code === "e") return "적";
+  if (code === "a") return "아군";
+  if (feet < 0) return "";
+  return opt.startsWith("flee") ? feet + "!" : String(feet);
+}
+function recompute(codes, w, h) {
+  const t0 = performance.now();
+  w = w || W; h = h || H;
+  codes = codes || cells.data.k.slice();
+  const n = w * h, lists = {"#": [], "b": [], "d": [], "a": [], "e": []};
+  let start = -1;
+  for (let i = 0; i < n; i++) {
+    const c = codes[i];
+    if (c === "@") start = i; else if (lists[c]) lists[c].push(i);
+  }
+  const x = new Array(n), y = new Array(n), color = new Array(n), lab = new Array(n),
+        edge = new Array(n), lw = new Array(n), opt = new Array(n), feet = new Array(n);
+  let res = null;
+  if (start >= 0) {
+    res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
+      blocked: lists["#"], barrier: lists["b"], difficult: lists["d"], allies: lists["a"],
+      enemies: lists["e"]});
+  }
+  for (let i = 0; i < n; i++) {
+    x[i] = i % w + 0.5; y[i] = Math.floor(i / w) + 0.5;
+    const c = codes[i];
+    opt[i] = res ? res.option[i] : (c === "#" || c === "e" ? "blocked" : c === "a" ? "pass" : "out");
+    feet[i] = res ? res.feet[i] : -1;
+    color[i] = c === "e" ? data.enemy : data.colors[opt[i]];
+    lab[i] = label(c, opt[i], feet[i]);
+    edge[i] = data.edge[c] || data.plainEdge; lw[i] = data.edge[c] ? 3 : 1;
+  }
+  cells.tags = [w, h];
+  cells.data = {x: x, y: y, k: codes, opt: opt, feet: feet, color: color, label: lab, edge: edge, lw: lw};
+  path.data = {x: [], y: []};
+  window.__bfGrid = window.__bfGrid || {};
+  window.__bfGrid[cells.name] = res;
+  const r = rateNow();
+  msg.text = start < 0
+    ? '<p class="widget-error" role="alert">⚠ 평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.</p>'
+    : "<p>이동 속도 " + r + "피트: 걷기 " + r + "피트까지, 달리기 " + (2 * r) +
+      "피트까지, 근접 이동·전투 철수 " + Math.floor(r / 2) + "피트까지.</p>";
+  const times = (window.__bfGridTimes = window.__bfGridTimes || []);
+  times.push(performance.now() - t0);
+  return res;
+}
+function showPath(i) {
+  // The first data came from Python: compute the JS result once before drawing a path.
+  const res = (window.__bfGrid && window.__bfGrid[cells.name]) || recompute();
+  if (!res || i < 0 || i >= N) { path.data = {x: [], y: []}; return; }
+  const p = BfrpgOptions.pathTo(res, i);
+  path.data = {x: p.map(s => s % W + 0.5), y: p.map(s => Math.floor(s / W) + 0.5)};
+}
+"""
+
+_TAP_JS = """
+// From the TapTool (cb_data.geometries) or from a DoubleTap event (a quick second tap).
+const g = (cb_data && cb_data.geometries) || {x: cb_obj.x, y: cb_obj.y};
+const col = Math.floor(g.x), row = Math.floor(g.y);
+if (col < 0 || row < 0 || col >= W || row >= H) return;
+const i = row * W + col, codes = cells.data.k.slice(), here = codes[i];
+if (tool.value === "path") { showPath(i); return; }
+const code = data.codes[tool.value];
+if (code === "@") {
+  if (here === "@") return;
+  if (here !== ".") {
+    msg.text = '<p class="widget-error" role="alert">⚠ ' + "(" + col + ", " + row + ") 칸은 " +
+      (here === "#" ? "벽" : here === "e" ? "적" : here === "a" ? "아군" : here === "b" ? "장벽" :
+       here === "d" ? "험한 지형" : "출발") + " 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요.</p>";
+    return;
+  }
+  for (let j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
+} else if (here === "@") {
+  msg.text = '<p class="widget-error" role="alert">⚠ 전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요.</p>';
+  return;
+}
+codes[i] = code;
+try { recompute(codes); } catch (err) {
+  msg.text = '<p class="widget-error" role="alert">⚠ 계산할 수 없는 배치입니다: ' + String(err.message || err) + '</p>';
+}
+"""
+
+_HOVER_JS = """
+if (tool.value !== "path") return;
+const idx = cb_data.index.indices;
+if (idx.length) showPath(idx[0]);
+"""
+
+_SCENE_JS = """
+const s = data.scenes[scene.value];
+const px = Math.min(data.cell, data.maxFrame / s.w);
+fig.frame_width = Math.round(px * s.w);
+fig.frame_height = Math.round(px * s.h);
+xr.start = 0; xr.end = s.w; yr.start = s.h; yr.end = 0;
+rate.value = "scene";
+recompute(s.codes.split(""), s.w, s.h);
+"""
+
+
+def grid_explorer(uid: str = "bf-grid", scene: str = "demo") -> GridExplorer:
+    """The movement-cost explorer (see :class:`GridExplorer`)."""
+    return GridExplorer(uid, scene)
+
+
+# --- display objects: tables and worked examples -----------------------------------------
+
+class MovementTable:
+    """The movement-rate table generated from :func:`bf.movement_table`, with the source's
+    printed counts where they differ."""
+
+    def __init__(self):
+        self.rows = bf.movement_table()
+        self.cols = ("walk_orth", "walk_diag", "run_orth", "run_diag")
+
+    def _cell(self, row, col) -> str:
+        mine, theirs = row[col], row["source_" + col]
+        return str(mine) if mine == theirs else f"{mine} (원문 {theirs})"
+
+    def _repr_html_(self) -> str:
+        head = ("<tr><th>갑옷</th><th>짐</th><th>이동 속도</th><th>달리기</th><th>걷기 가로/세로</th>"
+                "<th>걷기 대각선</th><th>달리기 가로/세로</th><th>달리기 대각선</th></tr>")
+        body = "".join(
+            f"<tr><td>{html.escape(r['armor'])}</td><td>{html.escape(r['load'])}</td>"
+            f"<td>{r['rate']}피트</td><td>{r['run_rate']}피트</td>"
+            + "".join(f"<td>{html.escape(self._cell(r, c))}칸</td>" for c in self.cols) + "</tr>"
+            for r in self.rows)
+        return f'<table class="odds bf-movement"><caption>라운드당 이동 (칸 수는 곧은 줄 기준)</caption>{head}{body}</table>'
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{r['armor']} | {r['load']} | {r['rate']} ft | run {r['run_rate']} ft | "
+                         + " | ".join(self._cell(r, c) for c in self.cols) for r in self.rows)
+
+
+class Disagreements:
+    """The source's numbers and claims that its rules contradict (from the library)."""
+
+    def __init__(self):
+        self.items = bf.source_disagreements()
+
+    def _repr_html_(self) -> str:
+        body = "".join(f"<tr><td>{html.escape(d.where)}</td><td>{html.escape(d.source)}</td>"
+                       f"<td><b>{html.escape(d.rules)}</b></td><td>{html.escape(d.note_ko)}</td></tr>"
+                       for d in self.items)
+        return ('<table class="odds"><tr><th>어디</th><th>원문</th><th>규칙대로 계산</th>'
+                f"<th>설명</th></tr>{body}</table>")
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{d.where}: {d.source} → {d.rules}" for d in self.items)
+
+
+_SIGHT_KO = {"clear": "시야 확보 (정상 발사)", "partial": "부분 엄폐 (GM 재량, 가정)",
+             "none": "시야 없음 (발사 불가)"}
+
+
+def _scene_rows(key: str) -> list[tuple[str, str, str]]:
+    s = bf.scene(key)
+    rows = []
+    if key == "missile":
+        t = s.terrain()
+        for m in s.marks:
+            chk = bf.missile_check(t, s.mover.square, m.square, "단궁 (shortbow)")
+            rng = f"{chk.range_label} ({fmt.signed(chk.modifier)})" if chk.range_label else "사거리 밖"
+            rows.append((f"{s.title}: {m.label} {m.square}", f"단궁, {chk.distance}피트",
+                         f"{_SIGHT_KO[chk.sight]}, {rng}"))
+        return rows
+    opts = bf.scene_options(key)
+    for m in s.marks:
+        feet = opts.feet(m.square)
+        rows.append((f"{s.title}: {m.label} {m.square}",
+                     f"이동 속도 {s.rate}피트" + (f", 원문 {m.feet}피트" if m.feet is not None and m.exact
+                                             else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
+                     f"{bf.OPTIONS_KO[opts.option(m.square)]}, "
+                     + (f"{feet}피트" if feet is not None else "비용 없음")))
+    return rows
+
+
+def scene_examples(keys: tuple[str, ...]) -> WorkedExamples:
+    """The source's worked examples (reconstructed scenes), computed by the library."""
+    rows = []
+    for k in keys:
+        if k in ("rear_two", "rear_three"):
+            least, facings, behind = bf.scene_rear_attackers(k)
+            s = bf.scene(k)
+            rows.append((s.title, f"고블린 방향 {FACING_KO[s.mover.facing]}, 공격자 {len(s.enemies)}명",
+                         f"뒤에 선 공격자: {', '.join(behind) or '없음'}; 방향을 바꿔도 최소 {least}명"))
+        else:
+            rows.extend(_scene_rows(k))
+    return WorkedExamples(rows)
+
+
+def simultaneous_example() -> WorkedExamples:
+    movers = {"탄넨": 20, "도우버트": 30, "맨드로스": 40}
+    order = bf.simultaneous_move_order(movers)
+    return WorkedExamples([("같은 주도권, 5피트씩 번갈아", ", ".join(f"{k} {v}피트" for k, v in movers.items()),
+                            " → ".join(order))])
+
+
+# --- LiveWidgets -------------------------------------------------------------------------
+
+def _mini_grid(width: int, height: int, cells: dict[Square, tuple[str, str]]) -> str:
+    """A small HTML grid: ``cells`` maps square → (colour, text)."""
+    rows = []
+    for r in range(height):
+        tds = []
+        for c in range(width):
+            color, text = cells.get((c, r), ("#ffffff", ""))
+            tds.append(f'<td bgcolor="{color}" width="36" height="26" align="center">'
+                       f'{html.escape(text)}</td>')
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    return '<table border="1" cellspacing="0" style="font-size:0.8em">' + "".join(rows) + "</table>"
+
+
+def diagonal_widget(uid: str = "bf-diagonal") -> LiveWidget:
+    """Feet of a path of orthogonal and diagonal steps, and what that leaves for each rate."""
+    def compute(diag, orth, rate):
+        path = [(0, 0)]
+        for _ in range(diag):
+            path.append((path[-1][0] + 1, path[-1][1] + 1))
+        for _ in range(orth):
+            path.append((path[-1][0] + 1, path[-1][1]))
+        feet = bf.path_cost(path)
+        if feet <= rate:
+            verdict = "걸어서 닿고 공격할 수 있습니다"
+        elif feet <= bf.running_rate(rate):
+            verdict = "달려야 닿고, 이번 라운드에는 공격할 수 없습니다"
+        else:
+            verdict = "이번 라운드에는 닿지 않습니다"
+        return Shown(f"<p>대각선 {diag}칸 ({diagonal_feet(diag)}피트) + 가로/세로 {orth}칸 "
+                     f"({5 * orth}피트) = <b>{feet}피트</b>.</p><p>이동 속도 {rate}피트라면 "
+                     f"{verdict}.</p>")
+    return LiveWidget(uid, [number("diag", "대각선 칸 수", 0, 12, 4),
+                            number("orth", "가로/세로 칸 수", 0, 12, 0),
+                            select("rate", "이동 속도", {r: f"{r}피트" for r in (10, 20, 30, 40)}, 30)],
+                      compute, title="대각선 비용 계산기", plot=False)
+
+
+def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
+    """Armour and load → movement rate, running, half move and straight square counts."""
+    def compute(armor, load):
+        rate = bf.movement_rate(armor, load)
+        run = bf.running_rate(rate)
+        rows = [("이동 속도 (걷고 공격)", f"{rate}피트: 가로/세로 {bf.squares_reachable(rate)}칸, "
+                 f"대각선 {bf.squares_reachable(rate, True)}칸"),
+                ("달리기 (공격 불가)", f"{run}피트: 가로/세로 {bf.squares_reachable(run)}칸, "
+                 f"대각선 {bf.squares_reachable(run, True)}칸"),
+                ("근접 이동·전투 철수 (절반)", f"{bf.half_move(rate)}피트")]
+        body = "".join(f"<tr><th>{html.escape(a)}</th><td>{html.escape(b)}</td></tr>" for a, b in rows)
+        return Shown(f'<table class="odds">{body}</table>')
+    return LiveWidget(uid, [select("armor", "갑옷", _ARMOR_KO, "leather"),
+                            select("load", "짐", _LOAD_KO, "light")],
+                      compute, title="갑옷과 짐에 따른 이동 (보충 규칙: 핵심 규칙의 이동 속도)", plot=False)
+
+
+def missile_range_widget(uid: str = "bf-range") -> LiveWidget:
+    """Supplementary core rule: range brackets of missile weapons."""
+    def compute(weapon, distance):
+        bands = bfrpg_missile_bands(weapon)
+        short, medium, long_ = BFRPG_MISSILE_RANGES[weapon]
+        head = f"<p>{html.escape(weapon)}: 단거리 {short}, 중거리 {medium}, 장거리 {long_}피트까지.</p>"
+        if not bands.in_range(distance):
+            return Shown(head + fmt.error(f"{distance}피트는 사거리 밖이라 발사할 수 없습니다."))
+        band = bands.band(distance)
+        return Shown(head + f"<p>{distance}피트 ({distance // 5}칸): <b>{html.escape(band.label)}</b>, "
+                     f"명중 굴림 {fmt.signed(band.modifier)}</p>")
+    return LiveWidget(uid, [select("weapon", "무기", {k: k for k in BFRPG_MISSILE_RANGES}, "단궁 (shortbow)"),
+                            number("distance", "표적까지 거리 (피트)", 5, 250, 35, step=5)],
+                      compute, title="미사일 사거리 (보충 규칙)", plot=False)
+
+
+#: Shooter squares offered by the line-of-sight widget (missile scene).
+SIGHT_SHOOTERS = ((1, 4), (1, 1), (3, 6), (6, 5), (8, 0))
+
+
+def sight_widget(uid: str = "bf-sight") -> LiveWidget:
+    """Which squares a shooter sees past the walls of the missile scene (precomputed)."""
+    s = bf.scene("missile")
+    t = s.terrain()
+
+    def compute(shooter):
+        sq = tuple(int(v) for v in shooter.split(","))
+        seen = visible_squares(t, sq)
+        cells = {}
+        for r in range(t.height):
+            for c in range(t.width):
+                p = (c, r)
+                if p in t.blocked:
+                    cells[p] = ("#444444", "")
+                elif p == sq:
+                    cells[p] = (OPTION_COLORS["start"], "팔")
+                elif p in seen:
+                    cells[p] = ("#cfe8ff", "")
+                else:
+                    cells[p] = ("#222222", "")
+        lines = []
+        for i, g in enumerate(s.enemies):
+            sight = bf.missile_sight(t, sq, g.square)
+            col = cells[g.square][0]
+            cells[g.square] = (ENEMY_COLOR if col != "#222222" else "#5a2a45", f"G{i + 1}")
+            lines.append(f"<li>{html.escape(g.name)} {g.square}: {_SIGHT_KO[sight]}</li>")
+        return Shown(f"<p>팔라딘 {sq}에서 보이는 칸은 밝게, 보이지 않는 칸은 검게 칠했습니다.</p>"
+                     + _mini_grid(t.width, t.height, cells) + f"<ul>{''.join(lines)}</ul>")
+    choices = {f"{c},{r}": f"({c}, {r})" + (" 예제 위치" if (c, r) == s.mover.square else "")
+               for c, r in SIGHT_SHOOTERS}
+    return LiveWidget(uid, [select("shooter", "쏘는 팔라딘의 칸 (열, 행)", choices, "1,4")],
+                      compute, title="시야 (전장 안개)", plot=False)
+
+
+def facing_widget(uid: str = "bf-facing") -> LiveWidget:
+    """Facing: the 5 front/side squares a combatant may attack and the 3 rear ones."""
+    me = (1, 1)
+    names = {(0, -1): "북", (1, -1): "북동", (1, 0): "동", (1, 1): "남동", (0, 1): "남",
+             (-1, 1): "남서", (-1, 0): "서", (-1, -1): "북서"}
+    targets = {f"{dc},{dr}": n for (dc, dr), n in names.items()}
+
+    def compute(facing, target):
+        dc, dr = (int(v) for v in target.split(","))
+        tsq = (me[0] + dc, me[1] + dr)
+        front, rear = set(front_arc(me, facing)), set(rear_arc(me, facing))
+        arrow = {"N": "▲", "E": "▶", "S": "▼", "W": "◀"}[facing]
+        cells = {me: (OPTION_COLORS["start"], arrow)}
+        for sq in front:
+            cells[sq] = (BAND_COLORS["success"], "앞·옆")
+        for sq in rear:
+            cells[sq] = (BAND_COLORS["failure"], "뒤")
+        cells[tsq] = (cells[tsq][0], cells[tsq][1] + " ◎")
+        can = bf.can_attack_square(me, facing, tsq)
+        bonus = bf.rear_attack_bonus(me, facing, tsq)
+        return Shown(_mini_grid(3, 3, cells)
+                     + f"<p>{FACING_KO[facing]}쪽을 보는 전투원은 {names[(dc, dr)]}쪽(◎) 상대를 "
+                     f"{'공격할 수 있습니다' if can else '공격할 수 없습니다 (뒤쪽 3칸)'}. 그 상대가 "
+                     f"이 전투원을 치면 {'뒤에서 공격이므로 명중 ' + fmt.signed(bonus) if bonus else '보너스가 없습니다'}.</p>")
+    return LiveWidget(uid, [select("facing", "바라보는 방향", {k: v for k, v in FACING_KO.items()}, "N"),
+                            select("target", "상대의 위치", targets, "1,1")],
+                      compute, title="방향과 공격 가능한 칸", plot=False)
+
+
+_RING = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))
+_RING_KO = ("북서", "북", "북동", "동", "남동", "남", "남서", "서")
+
+
+def rear_widget(uid: str = "bf-rear") -> LiveWidget:
+    """Attackers around a defender: who can be behind it, whatever it does (3-attacker rule)."""
+    me = (1, 1)
+
+    def compute(**on):
+        attackers = [sq for i, sq in enumerate(_RING) if on[f"a{i}"]]
+        least, facings = least_rear_attackers(me, attackers)
+        cells = {me: (OPTION_COLORS["start"], "방어")}
+        for sq in attackers:
+            cells[sq] = (ENEMY_COLOR, "공격")
+        per = "".join(
+            f"<tr><th>{FACING_KO[f]}</th><td>{sum(a in rear_arc(me, f) for a in attackers)}명</td></tr>"
+            for f in ("N", "E", "S", "W"))
+        best = ", ".join(FACING_KO[f] for f in facings)
+        verdict = ("방어자는 방향을 바꿔 뒤에 아무도 두지 않을 수 있습니다." if least == 0 else
+                   f"어느 쪽을 보아도 적어도 {least}명이 뒤에 남아 뒤에서 공격(명중 "
+                   f"{fmt.signed(bf.REAR_ATTACK_BONUS)})을 할 수 있습니다.")
+        return Shown(_mini_grid(3, 3, cells) + f"<p>공격자 {len(attackers)}명. {verdict} 가장 좋은 "
+                     f"방향: {best}.</p>" + f'<table class="odds"><tr><th>방향</th><th>뒤에 선 공격자</th></tr>{per}</table>')
+    defaults = {1, 6}  # 북, 남서
+    return LiveWidget(uid, [toggle(f"a{i}", f"{name}쪽에 공격자", i in defaults)
+                            for i, name in enumerate(_RING_KO)],
+                      compute, title="뒤에서 공격: 공격자 배치", plot=False)
+
+
+def simultaneous_widget(uid: str = "bf-simul") -> LiveWidget:
+    """Simultaneous movement: 5 ft turns, fastest first."""
+    def compute(a, b, c):
+        rates = {"탄넨": a, "도우버트": b, "맨드로스": c}
+        order = bf.simultaneous_move_order(rates)
+        steps = "".join(f"<li>{html.escape(n)}</li>" for n in order)
+        return Shown(f"<p>5피트씩 {len(order)}걸음, 순서: {html.escape(' → '.join(order)) or '아무도 움직이지 않음'}</p>"
+                     f'<ol style="columns:4;font-size:0.85em">{steps}</ol>')
+    return LiveWidget(uid, [number("a", "탄넨의 이동 (피트)", 0, 40, 20, step=10),
+                            number("b", "도우버트의 이동 (피트)", 0, 40, 30, step=10),
+                            number("c", "맨드로스의 이동 (피트)", 0, 40, 40, step=10)],
+                      compute, title="동시 이동 순서", plot=False)
+
+
+def melee_widget(uid: str = "bf-melee") -> LiveWidget:
+    """The melee examples' squares: option and feet per marked square, for a chosen rate."""
+    keys = {"tannen_melee": bf.SCENES["tannen_melee"].title,
+            "doughbert_melee": bf.SCENES["doughbert_melee"].title}
+
+    def compute(key, rate):
+        s = bf.scene(key)
+        r = s.rate if rate == 0 else rate
+        opts = bf.move_options(s.terrain(), s.mover.square, r)
+        lay = Layout.from_terrain(s.terrain(), s.mover.square)
+        res = grid_result(lay, r)
+        rows = "".join(
+            f"<tr><td>{html.escape(m.label)} {m.square}</td><td>{html.escape(bf.OPTIONS_KO[opts.option(m.square)])}</td>"
+            f"<td>{'' if opts.feet(m.square) is None else str(opts.feet(m.square)) + '피트'}</td>"
+            f"<td>{'' if m.feet is None else ('' if m.exact else '한도 ') + str(m.feet) + '피트'}</td></tr>"
+            for m in s.marks)
+        return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트).</p>"
+                     + grid_table_html(res)
+                     + f'<table class="odds"><tr><th>칸</th><th>이동 방식</th><th>비용</th><th>원문</th></tr>{rows}</table>')
+    return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
+                            select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
+                                                         30: "30피트", 40: "40피트"}, 0)],
+                      compute, title="근접 예제의 칸별 이동 방식", plot=False)
