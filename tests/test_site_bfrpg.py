@@ -84,7 +84,7 @@ def test_click_places_an_enemy_and_armour_changes_costs(offline_page):
     for key in ("metal|heavy", "none|light"):
         choose(page, uid, 1, rates[key][0])
         assert_equals_library(page, uid, rates[key][1])
-        assert f"이동 속도 {rates[key][1]}피트" in offline_page.text_of(f"{uid}-msg")
+        assert f"이동 속도 {rates[key][1]}피트" in offline_page.text_of(f"{uid}-out")
     # other tools: wall, barrier, difficult, ally, erase
     for tool, sq in (("벽 놓기", (10, 1)), ("장벽 놓기 (+5피트)", (1, 4)),
                      ("험한 지형 놓기 (2배)", (1, 8)), ("아군 놓기", (0, 6)), ("지우기", (3, 5))):
@@ -139,12 +139,12 @@ def test_bad_placement_shows_a_korean_message_and_changes_nothing(offline_page):
     before = cells(page, uid)
     choose(page, uid, 0, "전투원 옮기기")
     click_square(page, uid, 3, 0)  # a wall of the corridor
-    msg = offline_page.text_of(f"{uid}-msg")
+    msg = offline_page.text_of(f"{uid}-out")
     assert "widget-error" in msg and "벽" in msg and "놓을 수 없습니다" in msg
     assert cells(page, uid) == before
     choose(page, uid, 0, "지우기")
     click_square(page, uid, 6, 1)  # erasing the combatant itself is refused too
-    assert "전투원이 선 칸" in offline_page.text_of(f"{uid}-msg")
+    assert "전투원이 선 칸" in offline_page.text_of(f"{uid}-out")
     assert cells(page, uid) == before
     assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
 

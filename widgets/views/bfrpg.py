@@ -365,7 +365,7 @@ class GridExplorer:
                       + [(k, lab) for k, (lab, _) in self.rates.items()])
         scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene",
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
-        msg = Div(text=self._status(res), name=f"{u}-msg", sizing_mode="stretch_width",
+        msg = Div(text=self._status(res), name=f"{u}-out", sizing_mode="stretch_width",
                   stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
         args = dict(cells=cells, path=path, fig=fig, tool=tool, rate=rate, scene=scene, msg=msg,
