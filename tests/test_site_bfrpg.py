@@ -1,5 +1,6 @@
 """The built BFRPG page in headless chromium: offline, every widget live; the grid explorer
-recomputes in the page exactly as the Python library does (real mouse clicks on the canvas)."""
+recomputes in the page exactly as the Python library does (real mouse clicks on the squares of
+its DOM grid)."""
 from __future__ import annotations
 
 import html
@@ -25,7 +26,22 @@ def cells(page, uid):
     return page.evaluate(CELLS_JS, f"{uid}-cells")
 
 
+def shown(page, uid):
+    """What the reader sees: (class, text) of every square of the DOM grid, in index order."""
+    squares = page.locator(f'[data-live="{uid}"] .bfg [data-i]')
+    got = squares.evaluate_all("els => els.map(e => [+e.dataset.i, e.className, e.textContent])")
+    assert [i for i, _, _ in got] == list(range(len(got)))
+    return [(c, t) for _, c, t in got]
+
+
+def open_page(offline_page):
+    page = offline_page.open(PAGE)
+    page.wait_for_function("(uids) => window.__bfGrid && uids.every(u => window.__bfGrid[u])", arg=GRIDS)
+    return page
+
+
 def assert_equals_library(page, uid, rate):
+    """The page's squares (data and what is drawn) equal the Python library's."""
     got = cells(page, uid)
     w, h = got["tags"]
     lay = views.Layout(w, h, got["k"])
@@ -33,20 +49,25 @@ def assert_equals_library(page, uid, rate):
     assert got["opt"] == list(res.options)
     assert got["feet"] == list(res.feet)
     assert got["label"] == res.labels
+    dom = shown(page, uid)
+    assert [c.removesuffix(" p") for c, _ in dom] == [views.cell_class(k, o)
+                                                      for k, o in zip(lay.codes, res.options)]
+    assert [t for _, t in dom] == res.labels
     return lay, res
 
 
-def click_square(page, uid, col, row, pause=400):
-    """A real mouse click at the canvas position of square (col, row)."""
-    got = cells(page, uid)
-    w, h = got["tags"]
-    canvas = page.locator(f'[data-live="{uid}"] canvas').first
-    canvas.scroll_into_view_if_needed()
-    box = canvas.bounding_box()
-    px = box["width"] / w
-    assert abs(box["height"] / h - px) < 1
-    page.mouse.click(box["x"] + (col + 0.5) * px, box["y"] + (row + 0.5) * px)
-    page.wait_for_timeout(pause)  # quick taps arrive as double taps (handled as well)
+def square(page, uid, col, row):
+    w, _ = cells(page, uid)["tags"]
+    return page.locator(f'[data-live="{uid}"] .bfg [data-i="{row * w + col}"]')
+
+
+def click_square(page, uid, col, row, pause=300):
+    """A real mouse click on the DOM square (col, row)."""
+    sq = square(page, uid, col, row)
+    sq.scroll_into_view_if_needed()
+    box = sq.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(pause)
 
 
 def choose(page, uid, which, label):
@@ -55,9 +76,13 @@ def choose(page, uid, which, label):
 
 
 def test_page_loads_offline_with_every_widget(offline_page):
-    page = offline_page.open(PAGE)
+    page = open_page(offline_page)
     for uid in LIVE_UIDS + GRIDS:
         assert page.locator(f'[data-live="{uid}"] [data-root-id]').count() == 1, uid
+    for uid in GRIDS:  # a DOM grid (no canvas), one element per square
+        w, h = cells(page, uid)["tags"]
+        assert page.locator(f'[data-live="{uid}"] canvas').count() == 0
+        assert page.locator(f'[data-live="{uid}"] .bfg [data-i]').count() == w * h
     for uid in LIVE_UIDS:
         assert offline_page.text_of(f"{uid}-out"), uid
     assert page.locator("div.cell_input").count() == 0
@@ -66,7 +91,7 @@ def test_page_loads_offline_with_every_widget(offline_page):
 
 
 def test_click_places_an_enemy_and_armour_changes_costs(offline_page):
-    page = offline_page.open(PAGE)
+    page = open_page(offline_page)
     uid = "bf-grid"
     g = views.GridExplorer()
     lay, _ = assert_equals_library(page, uid, g.scenes["demo"][2])  # static start
@@ -91,9 +116,9 @@ def test_click_places_an_enemy_and_armour_changes_costs(offline_page):
         choose(page, uid, 0, tool)
         click_square(page, uid, *sq)
     choose(page, uid, 0, "벽 놓기")
-    for c in range(10, 14):  # quick clicks: the second of each pair is a double tap
+    for c in range(10, 14):  # quick clicks, one after another
         click_square(page, uid, c, 10, pause=0)
-    page.wait_for_timeout(400)
+    page.wait_for_timeout(300)
     lay3, _ = assert_equals_library(page, uid, rates["none|light"][1])
     assert lay3.codes[lay3.width * 10 + 10: lay3.width * 10 + 14] == "####"
     assert lay3.codes[lay3.width * 1 + 10] == "#" and lay3.codes[lay3.width * 5 + 3] == "."
@@ -101,7 +126,7 @@ def test_click_places_an_enemy_and_armour_changes_costs(offline_page):
 
 
 def test_scene_presets_reproduce_the_library(offline_page):
-    page = offline_page.open(PAGE)
+    page = open_page(offline_page)
     g = views.GridExplorer()
     for key, (label, lay, rate) in g.scenes.items():
         choose(page, "bf-grid", 2, label)
@@ -109,6 +134,7 @@ def test_scene_presets_reproduce_the_library(offline_page):
         assert got_lay == lay
     # the Doughbert melee example: 5/10/15/25/35 ft, square 6 is fleeing
     choose(page, "bf-grid", 2, bf.SCENES["doughbert_melee"].title)
+    page.wait_for_timeout(300)
     got = cells(page, "bf-grid")
     t = bf.SCENES["doughbert_melee"].terrain()
     marks = bf.SCENES["doughbert_melee"].marks
@@ -121,31 +147,57 @@ def test_scene_presets_reproduce_the_library(offline_page):
     assert [melee["feet"][t.index(m.square)] for m in marks[:5]] == [5, 10, 15, 25, 35]
 
 
-def test_path_mode_draws_the_librarys_cheapest_path(offline_page):
-    page = offline_page.open(PAGE)
+def path_shown(page, uid):
+    xy = page.evaluate("""(n) => { const m = Bokeh.documents.map(d => d.get_model_by_name(n)).find(Boolean);
+                                   return [Array.from(m.data.x), Array.from(m.data.y)]; }""", f"{uid}-path")
+    marked = [i for i, (c, _) in enumerate(shown(page, uid)) if c.endswith(" p")]
+    return xy, marked
+
+
+def test_path_mode_highlights_the_librarys_cheapest_path(offline_page):
+    page = open_page(offline_page)
     uid = "bf-grid-melee"
     choose(page, uid, 0, "경로 보기")
-    click_square(page, uid, 2, 1)  # square 4 of the Doughbert example
-    xy = page.evaluate("""() => { const m = Bokeh.documents.map(d => d.get_model_by_name('bf-grid-melee-path')).find(Boolean);
-                                  return [Array.from(m.data.x), Array.from(m.data.y)]; }""")
-    path = bf.scene_options("doughbert_melee").path_to((2, 1))
-    assert xy == [[c + 0.5 for c, _ in path], [r + 0.5 for _, r in path]]
-    page.mouse.move(0, 0)
+    page.wait_for_timeout(300)
+    opts = bf.scene_options("doughbert_melee")
+    t = bf.SCENES["doughbert_melee"].terrain()
+    for target in ((2, 1), (0, 2), (4, 1)):  # square 4 of the Doughbert example, a flee square, ...
+        click_square(page, uid, *target)
+        path = opts.path_to(target)
+        xy, marked = path_shown(page, uid)
+        assert len(path) > 1
+        assert xy == [[c + 0.5 for c, _ in path], [r + 0.5 for _, r in path]]
+        assert marked == sorted(t.index(sq) for sq in path)
+    square(page, uid, 3, 2).hover()  # hovering shows the path as well
+    page.wait_for_timeout(200)
+    assert path_shown(page, uid)[1] == sorted(t.index(sq) for sq in opts.path_to((3, 2)))
+    choose(page, uid, 0, "적 놓기")  # another tool clears it; the squares are as before
+    page.wait_for_timeout(300)
+    assert path_shown(page, uid) == ([[], []], [])
+    assert_equals_library(page, uid, bf.SCENES["doughbert_melee"].rate)
 
 
 def test_bad_placement_shows_a_korean_message_and_changes_nothing(offline_page):
-    page = offline_page.open(PAGE)
+    page = open_page(offline_page)
     uid = "bf-grid-melee"
     before = cells(page, uid)
+    seen = shown(page, uid)
     choose(page, uid, 0, "전투원 옮기기")
     click_square(page, uid, 3, 0)  # a wall of the corridor
     msg = offline_page.text_of(f"{uid}-out")
     assert "widget-error" in msg and "벽" in msg and "놓을 수 없습니다" in msg
-    assert cells(page, uid) == before
+    assert cells(page, uid) == before and shown(page, uid) == seen
     choose(page, uid, 0, "지우기")
     click_square(page, uid, 6, 1)  # erasing the combatant itself is refused too
     assert "전투원이 선 칸" in offline_page.text_of(f"{uid}-out")
-    assert cells(page, uid) == before
+    assert cells(page, uid) == before and shown(page, uid) == seen
+    # an empty square for the combatant: it moves, and the page recomputes from there
+    choose(page, uid, 0, "전투원 옮기기")
+    page.wait_for_timeout(300)
+    click_square(page, uid, 4, 2)
+    got = cells(page, uid)
+    assert got["k"].count("@") == 1 and got["k"][got["tags"][0] * 2 + 4] == "@"
+    assert_equals_library(page, uid, bf.SCENES["doughbert_melee"].rate)
     assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
 
 

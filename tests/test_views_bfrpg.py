@@ -158,8 +158,13 @@ def test_explorer_doughbert_preset_and_rates():
     assert g.export()["rates"] == {f"{a}|{lo}": bf.movement_rate(a, lo)
                                    for a in ("none", "leather", "metal") for lo in ("light", "heavy")}
     html_out = g.static_html()
-    for name in ("tool", "rate", "scene", "cells", "msg", "path", "plot"):
+    for name in ("tool", "rate", "scene", "cells", "out", "path", "grid"):
         assert f"bf-grid-melee-{name}" in html_out
+    # the DOM grid: one element per square, classes and labels from the library
+    grid = g.grid_html(res)
+    assert grid.count("data-i=") == len(res.layout.codes)
+    assert "__bfGrid['bf-grid-melee'].click(event)" in grid
+    assert 'class="c o-start"' in grid and "40!" in grid
 
 
 def test_parser_and_bad_input_give_korean_messages():

@@ -286,11 +286,12 @@ def _pairs(squares) -> str:
 
 class GridExplorer:
     """Movement-cost explorer: click squares to place combatants and terrain, see every
-    square's cost and option. Static page: Bokeh + CustomJS calling the JS twins; Jupyter:
+    square's cost and option. Static page: a DOM grid in a Bokeh Div, updated in place by a
+    CustomJS controller calling the JS twins; Jupyter:
     ipywidgets computed by the Python library."""
 
     CELL_PX = 40
-    MAX_FRAME = 600
+    MAX_FRAME = 604  # px across, 1px grid lines included (fits the page's column)
 
     def __init__(self, uid: str = "bf-grid", scene: str = "demo", rate: str = "scene",
                  title: str = "격자 이동 비용 탐색기"):
@@ -311,53 +312,46 @@ class GridExplorer:
         scene = scene or self.scene
         return grid_result(self.scenes[scene][1], self.rate_of(scene, rate_key or self.rate_key))
 
-    @classmethod
-    def cell_px(cls, width: int) -> float:
-        return min(cls.CELL_PX, cls.MAX_FRAME / width)
-
     def cell_data(self, result: GridResult) -> dict[str, list]:
+        """The page's per-square data (also what the tests read back from the page)."""
         lay = result.layout
-        n = lay.width * lay.height
-        return {"x": [i % lay.width + 0.5 for i in range(n)],
-                "y": [i // lay.width + 0.5 for i in range(n)],
-                "k": list(lay.codes), "opt": list(result.options), "feet": list(result.feet),
-                "color": result.colors, "label": result.labels,
-                "edge": [TERRAIN_EDGE.get(ch, PLAIN_EDGE) for ch in lay.codes],
-                "lw": [3 if ch in TERRAIN_EDGE else 1 for ch in lay.codes]}
+        return {"k": list(lay.codes), "opt": list(result.options), "feet": list(result.feet),
+                "label": result.labels,
+                "cls": [cell_class(ch, o) for ch, o in zip(lay.codes, result.options)]}
 
     def export(self) -> dict:
-        """Plain data for the page: scenes (layout strings, rates), armour rates, colours."""
+        """Plain data for the page: scenes (layout strings, rates), tools, cell sizes."""
         return {"scenes": {k: {"w": lay.width, "h": lay.height, "codes": lay.codes, "rate": rate}
                            for k, (_, lay, rate) in self.scenes.items()},
                 "rates": {k: r for k, (_, r) in self.rates.items()},
-                "colors": dict(OPTION_COLORS), "enemy": ENEMY_COLOR, "edge": TERRAIN_EDGE, "plainEdge": PLAIN_EDGE,
                 "codes": TOOL_CODE, "cell": self.CELL_PX, "maxFrame": self.MAX_FRAME}
+
+    def grid_html(self, result: GridResult) -> str:
+        """The DOM grid (same markup as the page's JS ``gridHtml``): one element per square,
+        one delegated click / hover handler on the container calling the page controller."""
+        lay = result.layout
+        data = self.cell_data(result)
+        w = lay.width
+        cells = [f'<div class="{c}" data-i="{i}">{html.escape(t)}</div>'
+                 for i, (c, t) in enumerate(zip(data["cls"], data["label"]))]
+        return grid_open_tag(self.uid, w, lay.height) + "".join(
+            '<div class="r">' + "".join(cells[r * w:(r + 1) * w]) + "</div>"
+            for r in range(lay.height)) + "</div>"
 
     # --- static page ---------------------------------------------------------------------
     def bokeh_layout(self):
+        from bokeh.document import Document
         from bokeh.layouts import column, row
-        from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
-                                  Range1d, Select, TapTool)
-        from bokeh.plotting import figure
+        from bokeh.models import ColumnDataSource, CustomJS, Div, InlineStyleSheet, Select
 
         u = self.uid
         res = self.result()
         lay = res.layout
+        # Not rendered: the current squares (read by the tests) and the shown path.
         cells = ColumnDataSource(self.cell_data(res), name=f"{u}-cells", tags=[lay.width, lay.height])
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
-        px = self.cell_px(lay.width)
-        fig = figure(frame_width=round(px * lay.width), frame_height=round(px * lay.height),
-                     x_range=Range1d(0, lay.width), y_range=Range1d(lay.height, 0),
-                     toolbar_location=None, tools="", min_border=0, name=f"{u}-plot",
-                     outline_line_color=None)
-        fig.axis.visible = False
-        fig.grid.visible = False
-        rects = fig.rect("x", "y", width=0.96, height=0.96, source=cells, fill_color="color",
-                         line_color="edge", line_width="lw", name=f"{u}-rects")
-        fig.text("x", "y", text="label", source=cells, text_align="center",
-                 text_baseline="middle", text_font_size="11px", name=f"{u}-labels")
-        fig.line("x", "y", source=path, line_width=3, line_color="#000000", line_alpha=0.8,
-                 name=f"{u}-line")
+        grid = Div(text=self.grid_html(res), name=f"{u}-grid", disable_math=True,
+                   stylesheets=[InlineStyleSheet(css=grid_css())])
         tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool",
                       options=list(TOOLS.items()))
         rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate",
@@ -368,16 +362,18 @@ class GridExplorer:
         msg = Div(text=self._status(res), name=f"{u}-out", sizing_mode="stretch_width",
                   stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
-        args = dict(cells=cells, path=path, fig=fig, tool=tool, rate=rate, scene=scene, msg=msg,
-                    data=self.export(), xr=fig.x_range, yr=fig.y_range)
-        tap = CustomJS(args=args, code=_GRID_JS + _TAP_JS)
-        fig.add_tools(TapTool(renderers=[rects], behavior="inspect", callback=tap))
-        fig.js_on_event("doubletap", tap)  # a quick second tap arrives as a double tap
-        fig.add_tools(HoverTool(renderers=[rects], tooltips=None,
-                                callback=CustomJS(args=args, code=_GRID_JS + _HOVER_JS)))
-        rate.js_on_change("value", CustomJS(args=args, code=_GRID_JS + "recompute();"))
-        scene.js_on_change("value", CustomJS(args=args, code=_GRID_JS + _SCENE_JS))
-        return column(row(tool, rate, scene), legend, fig, msg, name=f"{u}-root")
+        args = dict(uid=u, cells=cells, path=path, grid=grid, tool=tool, rate=rate, scene=scene,
+                    msg=msg, data=self.export())
+        root = column(row(tool, rate, scene), legend, grid, msg, name=f"{u}-root")
+        doc = Document()  # document_ready needs an explicit document in standalone embedding
+        doc.add_root(root)
+        # Registers the controller; when the page is idle, one recompute of the shown squares
+        # (same result as Python's) warms up the JS so that the first click is quick too.
+        doc.js_on_event("document_ready", CustomJS(args=args, code=_CONTROLLER_JS + _WARM_JS))
+        rate.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.recompute();"))
+        scene.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.loadScene();"))
+        tool.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.showPath(-1);"))
+        return root
 
     def _status(self, res: GridResult) -> str:
         return (f"<p>이동 속도 {res.rate}피트: 걷기 {res.rate}피트까지, 달리기 "
@@ -459,110 +455,218 @@ class GridExplorer:
         return bundle
 
 
-# Shared JS: rebuild the grid from the layout codes in `cells.data.k` with the JS twins.
-_GRID_JS = """
-const W = cells.tags[0], H = cells.tags[1], N = W * H;
-function rateNow() {
-  return rate.value === "scene" ? data.scenes[scene.value].rate : data.rates[rate.value];
-}
-function label(code, opt, feet) {
-  if (code === "@") return "나";
-  if (code === "e") return "적";
-  if (code === "a") return "아군";
-  if (feet < 0) return "";
-  return opt.startsWith("flee") ? feet + "!" : String(feet);
-}
-function recompute(codes, w, h) {
-  const t0 = performance.now();
-  w = w || W; h = h || H;
-  codes = codes || cells.data.k.slice();
-  const n = w * h, lists = {"#": [], "b": [], "d": [], "a": [], "e": []};
-  let start = -1;
-  for (let i = 0; i < n; i++) {
-    const c = codes[i];
-    if (c === "@") start = i; else if (lists[c]) lists[c].push(i);
+def cell_class(code: str, option: str) -> str:
+    """CSS classes of a square on the page (same rule as the page's JS ``cellClass``):
+    fill by option, enemy colour, thick border for barrier / difficult terrain."""
+    return f"c o-{option}" + {"e": " k-e", "b": " k-b", "d": " k-d"}.get(code, "")
+
+
+def grid_px(width: int) -> tuple[int, int]:
+    """Cell size and font size in CSS px for a grid ``width`` squares wide (as the page's JS)."""
+    px = min(GridExplorer.CELL_PX, (GridExplorer.MAX_FRAME - width - 1) // width)
+    return px, max(9, min(13, px * 11 // 20))
+
+
+def grid_open_tag(uid: str, width: int, height: int) -> str:
+    """The grid container (rows of ``width`` squares), one delegated click and hover handler
+    (inline attributes survive Bokeh's innerHTML; they call the controller the page registers
+    as ``window.__bfGrid[uid]`` on document_ready)."""
+    px, font = grid_px(width)
+    ctl = f"window.__bfGrid&&__bfGrid['{uid}']&&__bfGrid['{uid}']"
+    return (f'<div class="bfg" data-uid="{uid}" data-w="{width}" data-h="{height}" '
+            f'style="--px:{px}px;font-size:{font}px" onclick="{ctl}.click(event)" onmouseover="{ctl}.over(event)">')
+
+
+def grid_css() -> str:
+    """Stylesheet of the DOM grid (inside the grid Div's shadow root)."""
+    dark = ("start", "blocked", "flee_walk")
+    # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
+    # The 1px gaps show the grey background: grid lines without a border per square.
+    rules = [".bfg { display: inline-flex; flex-direction: column; gap: 1px; padding: 1px; "
+             "background: " + PLAIN_EDGE + "; "
+             "user-select: none; cursor: pointer; font-family: sans-serif; }",
+             ".bfg .r { display: flex; gap: 1px; contain: layout paint; }",
+             ".bfg .c { flex: none; box-sizing: border-box; width: var(--px); height: var(--px); "
+             "line-height: var(--px); text-align: center; white-space: nowrap; color: #000000; }"]
+    rules += [f".bfg .o-{k} {{ background: {v};{' color: #ffffff;' if k in dark else ''} }}"
+              for k, v in OPTION_COLORS.items()]
+    rules += [f".bfg .k-e {{ background: {ENEMY_COLOR}; color: #ffffff; }}"]
+    rules += [f".bfg .k-{k} {{ border: 3px solid {v}; line-height: calc(var(--px) - 6px); }}"
+              for k, v in TERRAIN_EDGE.items()]
+    rules += [".bfg .c.p { box-shadow: inset 0 0 0 3px #000000; font-weight: bold; }"]
+    return "\n".join(rules)
+
+
+# The page's controller of one explorer, registered once as window.__bfGrid[uid] (on
+# document_ready, or by whichever control callback runs first) and kept by every callback.
+# It holds the models (CustomJS args) and recomputes with the JS twins (BfrpgOptions), then
+# updates the DOM grid in place: only squares whose class or label changed are written.
+_CONTROLLER_JS = """
+const reg = (window.__bfGrid = window.__bfGrid || {});
+const ctl = reg[uid] || (reg[uid] = (function () {
+  const c = {root: null, els: null, shown: null, text: null, path: [], res: null};
+  const ERR = (s) => '<p class="widget-error" role="alert">⚠ ' + s + '</p>';
+  function rateNow() {
+    return rate.value === "scene" ? data.scenes[scene.value].rate : data.rates[rate.value];
   }
-  const x = new Array(n), y = new Array(n), color = new Array(n), lab = new Array(n),
-        edge = new Array(n), lw = new Array(n), opt = new Array(n), feet = new Array(n);
-  let res = null;
-  if (start >= 0) {
-    res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
-      blocked: lists["#"], barrier: lists["b"], difficult: lists["d"], allies: lists["a"],
-      enemies: lists["e"]});
+  function label(code, opt, feet) {
+    if (code === "@") return "나";
+    if (code === "e") return "적";
+    if (code === "a") return "아군";
+    if (feet < 0) return "";
+    return opt.startsWith("flee") ? feet + "!" : String(feet);
   }
-  for (let i = 0; i < n; i++) {
-    x[i] = i % w + 0.5; y[i] = Math.floor(i / w) + 0.5;
-    const c = codes[i];
-    opt[i] = res ? res.option[i] : (c === "#" || c === "e" ? "blocked" : c === "a" ? "pass" : "out");
-    feet[i] = res ? res.feet[i] : -1;
-    color[i] = c === "e" ? data.enemy : data.colors[opt[i]];
-    lab[i] = label(c, opt[i], feet[i]);
-    edge[i] = data.edge[c] || data.plainEdge; lw[i] = data.edge[c] ? 3 : 1;
+  function cellClass(code, opt) {
+    return "c o-" + opt + (code === "e" ? " k-e" : code === "b" ? " k-b" : code === "d" ? " k-d" : "");
   }
-  cells.tags = [w, h];
-  cells.data = {x: x, y: y, k: codes, opt: opt, feet: feet, color: color, label: lab, edge: edge, lw: lw};
-  path.data = {x: [], y: []};
-  window.__bfGrid = window.__bfGrid || {};
-  window.__bfGrid[cells.name] = res;
-  const r = rateNow();
-  msg.text = start < 0
-    ? '<p class="widget-error" role="alert">⚠ 평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.</p>'
-    : "<p>이동 속도 " + r + "피트: 걷기 " + r + "피트까지, 달리기 " + (2 * r) +
-      "피트까지, 근접 이동·전투 철수 " + Math.floor(r / 2) + "피트까지.</p>";
-  const times = (window.__bfGridTimes = window.__bfGridTimes || []);
-  times.push(performance.now() - t0);
-  return res;
-}
-function showPath(i) {
-  // The first data came from Python: compute the JS result once before drawing a path.
-  const res = (window.__bfGrid && window.__bfGrid[cells.name]) || recompute();
-  if (!res || i < 0 || i >= N) { path.data = {x: [], y: []}; return; }
-  const p = BfrpgOptions.pathTo(res, i);
-  path.data = {x: p.map(s => s % W + 0.5), y: p.map(s => Math.floor(s / W) + 0.5)};
-}
+  function esc(s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;"); }
+  function gridHtml(w, h, cls, lab) {
+    const px = Math.min(data.cell, Math.floor((data.maxFrame - w - 1) / w)), font = Math.max(9, Math.min(13, Math.floor(px * 11 / 20)));
+    const on = "window.__bfGrid&&__bfGrid['" + uid + "']&&__bfGrid['" + uid + "']";
+    const out = ['<div class="bfg" data-uid="' + uid + '" data-w="' + w + '" data-h="' + h +
+      '" style="--px:' + px + 'px;font-size:' + font + 'px" onclick="' + on + '.click(event)" onmouseover="' +
+      on + '.over(event)">'];
+    for (let i = 0; i < cls.length; i++) {
+      if (i % w === 0) out.push('<div class="r">');
+      out.push('<div class="' + cls[i] + '" data-i="' + i + '">' + esc(lab[i]) + '</div>');
+      if (i % w === w - 1) out.push("</div>");
+    }
+    out.push("</div>");
+    return out.join("");
+  }
+  // The grid's element inside the Div's shadow root (found again after Bokeh re-renders it).
+  function findRoot() {
+    if (c.root && c.root.isConnected) return c.root;
+    c.root = null; c.els = null; c.shown = null; c.text = null;  // a new element: write every square once
+    const stack = [document.querySelector('[data-live="' + uid + '"]') || document];
+    while (stack.length) {
+      const r = stack.pop();
+      const hit = r.querySelector('.bfg[data-uid="' + uid + '"]');
+      if (hit) { c.root = hit; c.els = hit.querySelectorAll(".c"); break; }
+      for (const el of r.querySelectorAll("*")) if (el.shadowRoot) stack.push(el.shadowRoot);
+    }
+    return c.root;
+  }
+  function paint() {
+    const root = findRoot(), cls = cells.data.cls, lab = cells.data.label, n = cls.length;
+    if (!root || c.els.length !== n || +root.dataset.w !== cells.tags[0]) {
+      grid.text = gridHtml(cells.tags[0], cells.tags[1], cls, lab);  // new size: new markup
+      c.root = null; findRoot();
+      c.shown = cls.slice(); c.text = lab.slice(); c.path = [];
+      return;
+    }
+    const kids = c.els, shown = c.shown || new Array(n), text = c.text || new Array(n);
+    const mark = new Uint8Array(n);
+    for (const i of c.path) mark[i] = 1;
+    for (let i = 0; i < n; i++) {
+      const want = mark[i] ? cls[i] + " p" : cls[i];
+      if (shown[i] !== want) { kids[i].className = want; shown[i] = want; }
+      if (text[i] !== lab[i]) { kids[i].textContent = lab[i]; text[i] = lab[i]; }
+    }
+    c.shown = shown; c.text = text;
+  }
+  function setMsg(html) { if (msg.text !== html) msg.text = html; }
+  c.recompute = function (codes, w, h) {
+    const t0 = performance.now();
+    w = w || cells.tags[0]; h = h || cells.tags[1];
+    codes = codes || cells.data.k.slice();
+    const n = w * h, lists = {"#": [], "b": [], "d": [], "a": [], "e": []};
+    let start = -1;
+    for (let i = 0; i < n; i++) {
+      const k = codes[i];
+      if (k === "@") start = i; else if (lists[k]) lists[k].push(i);
+    }
+    let res = null;
+    if (start >= 0) {
+      res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
+        blocked: lists["#"], barrier: lists["b"], difficult: lists["d"], allies: lists["a"],
+        enemies: lists["e"]});
+    }
+    const opt = new Array(n), feet = new Array(n), lab = new Array(n), cls = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const k = codes[i];
+      opt[i] = res ? res.option[i] : (k === "#" || k === "e" ? "blocked" : k === "a" ? "pass" : "out");
+      feet[i] = res ? res.feet[i] : -1;
+      lab[i] = label(k, opt[i], feet[i]);
+      cls[i] = cellClass(k, opt[i]);
+    }
+    c.res = res;
+    c.path = [];
+    cells.tags = [w, h];
+    cells.data = {k: codes, opt: opt, feet: feet, label: lab, cls: cls};
+    if (path.data.x.length) path.data = {x: [], y: []};
+    paint();
+    const r = rateNow();
+    setMsg(start < 0
+      ? ERR("평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.")
+      : "<p>이동 속도 " + r + "피트: 걷기 " + r + "피트까지, 달리기 " + (2 * r) +
+        "피트까지, 근접 이동·전투 철수 " + Math.floor(r / 2) + "피트까지.</p>");
+    (window.__bfGridTimes = window.__bfGridTimes || []).push(performance.now() - t0);
+    return res;
+  };
+  c.loadScene = function () {
+    const s = data.scenes[scene.value];
+    if (rate.value !== "scene") rate.value = "scene";  // its callback recomputes the old scene
+    c.recompute(s.codes.split(""), s.w, s.h);
+  };
+  // Highlight one cheapest path to square i (i < 0: none), from the JS twins' result.
+  c.showPath = function (i) {
+    const W = cells.tags[0], n = cells.data.k.length;
+    let p = [];
+    if (i >= 0 && i < n) {
+      // The first data came from Python: compute the JS result once before showing a path.
+      const res = c.res || c.recompute();
+      if (res) p = BfrpgOptions.pathTo(res, i);
+    }
+    if (!p.length && !c.path.length) return;
+    c.path = p;
+    path.data = {x: p.map(s => s % W + 0.5), y: p.map(s => Math.floor(s / W) + 0.5)};
+    paint();
+  };
+  c.tap = function (i) {
+    if (!(i >= 0 && i < cells.data.k.length)) return;
+    const W = cells.tags[0], col = i % W, row = Math.floor(i / W);
+    if (tool.value === "path") { c.showPath(i); return; }
+    const codes = cells.data.k.slice(), here = codes[i], code = data.codes[tool.value];
+    if (code === "@") {
+      if (here === "@") return;
+      if (here !== ".") {
+        setMsg(ERR("(" + col + ", " + row + ") 칸은 " +
+          (here === "#" ? "벽" : here === "e" ? "적" : here === "a" ? "아군" : here === "b" ? "장벽" :
+           here === "d" ? "험한 지형" : "출발") + " 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요."));
+        return;
+      }
+      for (let j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
+    } else if (here === "@") {
+      setMsg(ERR("전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요."));
+      return;
+    }
+    codes[i] = code;
+    try { c.recompute(codes); } catch (err) {
+      setMsg(ERR("계산할 수 없는 배치입니다: " + String(err.message || err)));
+    }
+  };
+  function square(ev) {
+    const el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
+    if (!el) return -1;
+    if (ev.currentTarget && ev.currentTarget !== c.root) {
+      c.root = ev.currentTarget; c.els = c.root.querySelectorAll(".c"); c.shown = null; c.text = null;
+    }
+    return +el.dataset.i;
+  }
+  c.click = function (ev) { const i = square(ev); if (i >= 0) c.tap(i); };
+  c.over = function (ev) {
+    if (tool.value !== "path") return;
+    const i = square(ev);
+    if (i >= 0) c.showPath(i);
+  };
+  return c;
+})());
 """
 
-_TAP_JS = """
-// From the TapTool (cb_data.geometries) or from a DoubleTap event (a quick second tap).
-const g = (cb_data && cb_data.geometries) || {x: cb_obj.x, y: cb_obj.y};
-const col = Math.floor(g.x), row = Math.floor(g.y);
-if (col < 0 || row < 0 || col >= W || row >= H) return;
-const i = row * W + col, codes = cells.data.k.slice(), here = codes[i];
-if (tool.value === "path") { showPath(i); return; }
-const code = data.codes[tool.value];
-if (code === "@") {
-  if (here === "@") return;
-  if (here !== ".") {
-    msg.text = '<p class="widget-error" role="alert">⚠ ' + "(" + col + ", " + row + ") 칸은 " +
-      (here === "#" ? "벽" : here === "e" ? "적" : here === "a" ? "아군" : here === "b" ? "장벽" :
-       here === "d" ? "험한 지형" : "출발") + " 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요.</p>";
-    return;
-  }
-  for (let j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
-} else if (here === "@") {
-  msg.text = '<p class="widget-error" role="alert">⚠ 전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요.</p>';
-  return;
-}
-codes[i] = code;
-try { recompute(codes); } catch (err) {
-  msg.text = '<p class="widget-error" role="alert">⚠ 계산할 수 없는 배치입니다: ' + String(err.message || err) + '</p>';
-}
-"""
 
-_HOVER_JS = """
-if (tool.value !== "path") return;
-const idx = cb_data.index.indices;
-if (idx.length) showPath(idx[0]);
-"""
-
-_SCENE_JS = """
-const s = data.scenes[scene.value];
-const px = Math.min(data.cell, data.maxFrame / s.w);
-fig.frame_width = Math.round(px * s.w);
-fig.frame_height = Math.round(px * s.h);
-xr.start = 0; xr.end = s.w; yr.start = s.h; yr.end = 0;
-rate.value = "scene";
-recompute(s.codes.split(""), s.w, s.h);
+_WARM_JS = """
+(window.requestIdleCallback || setTimeout)(() => { if (!ctl.res) ctl.recompute(); });
 """
 
 
