@@ -12,15 +12,6 @@
  */
 var BfrpgOptions = (function () {
   "use strict";
-  var DX = [0, 1, 0, -1, 1, 1, -1, -1];
-  var DY = [-1, 0, 1, 0, -1, 1, 1, -1];
-
-  function flags(n, list) {
-    var out = new Uint8Array(n);
-    if (list) for (var k = 0; k < list.length; k++) out[list[k]] = 1;
-    return out;
-  }
-
   function withFlags(opts, doubles, mayLeave) {
     var o = {};
     for (var key in opts) if (Object.prototype.hasOwnProperty.call(opts, key)) o[key] = opts[key];
@@ -34,13 +25,14 @@ var BfrpgOptions = (function () {
    * plain], mapOf: Int8Array(n) (which map decided the square, -1: none)} */
   function options(opts) {
     var w = opts.width, h = opts.height, n = w * h, r = opts.rate, i, k;
-    var wall = flags(n, opts.blocked), enemy = flags(n, opts.enemies), ally = flags(n, opts.allies);
+    var wall = GridCost.flags(n, opts.blocked), enemy = GridCost.flags(n, opts.enemies);
+    var ally = GridCost.flags(n, opts.allies);
     var engaged = new Uint8Array(n);
     for (i = 0; i < n; i++) {
       if (!enemy[i]) continue;
       var ex = i % w, ey = (i / w) | 0;
       for (k = 0; k < 8; k++) {
-        var ax = ex + DX[k], ay = ey + DY[k];
+        var ax = ex + GridCost.DX[k], ay = ey + GridCost.DY[k];
         if (ax < 0 || ay < 0 || ax >= w || ay >= h) continue;
         var a = ay * w + ax;
         if (!wall[a] && !enemy[a]) engaged[a] = 1;

@@ -120,6 +120,7 @@ var GridCost = (function () {
     return out.reverse();
   }
 
-  return { costMap: costMap, pathTo: pathTo };
+  // DX, DY and flags are shared with the other grid twins (bfrpg_options.js).
+  return { costMap: costMap, pathTo: pathTo, DX: DX, DY: DY, flags: flags };
 })();
 if (typeof module !== "undefined" && module.exports) module.exports = GridCost;
