@@ -352,19 +352,21 @@ class GridExplorer:
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
         grid = Div(text=self.grid_html(res), name=f"{u}-grid", disable_math=True,
                    stylesheets=[InlineStyleSheet(css=grid_css())])
-        tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool",
+        # three selects side by side must fit the book's text column (about 600 px)
+        tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool", width=175,
                       options=list(TOOLS.items()))
-        rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate",
+        rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate", width=190,
                       options=[("scene", "예제에 적힌 이동 속도")]
                       + [(k, lab) for k, (lab, _) in self.rates.items()])
-        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene",
+        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=190,
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
         msg = Div(text=self._status(res), name=f"{u}-out", sizing_mode="stretch_width",
                   stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
         args = dict(uid=u, cells=cells, path=path, grid=grid, tool=tool, rate=rate, scene=scene,
                     msg=msg, data=self.export())
-        root = column(row(tool, rate, scene), legend, grid, msg, name=f"{u}-root")
+        root = column(row(tool, rate, scene), legend, grid, msg, name=f"{u}-root",
+                      sizing_mode="stretch_width")
         doc = Document()  # document_ready needs an explicit document in standalone embedding
         doc.add_root(root)
         # Registers the controller; when the page is idle, one recompute of the shown squares
