@@ -219,7 +219,8 @@ class LiveWidget:
         from bokeh.embed import components
         table = self.static_table()
         table_id = f"{self.uid}-{_digest(table)}"
-        data = json.dumps(table, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        data = json.dumps(_packed(table), ensure_ascii=False,
+                          separators=(",", ":")).replace("</", "<\\/")
         script, div = components(self.bokeh_layout(table_id))
         title = f'<p class="live-title">{html_lib.escape(self.title)}</p>' if self.title else ""
         return (f'<div class="live-widget" data-live="{self.uid}">{title}{div}'
@@ -284,6 +285,28 @@ class LiveWidget:
         return bundle
 
 
+def _packed(table: dict[str, dict]) -> dict:
+    """The static table with each distinct text and each distinct bar set stored once:
+    ``{"h": [html…], "b": [bars…], "k": {key: [html index, bars index or -1]}}``.
+    Many control settings share a text or a plot, so this roughly halves the page."""
+    texts: dict[str, int] = {}
+    bars: dict[str, int] = {}
+    bar_list: list[dict] = []
+    keys = {}
+    for key, entry in table.items():
+        hi = texts.setdefault(entry["h"], len(texts))
+        bi = -1
+        if "x" in entry:
+            plot = {k: entry[k] for k in "xyct"}
+            sig = json.dumps(plot, sort_keys=True)
+            if sig not in bars:
+                bars[sig] = len(bar_list)
+                bar_list.append(plot)
+            bi = bars[sig]
+        keys[key] = [hi, bi]
+    return {"h": list(texts), "b": bar_list, "k": keys}
+
+
 def _labelled_switch(switch, label):
     from bokeh.layouts import row
     from bokeh.models import Div
@@ -337,17 +360,18 @@ const data = cache[tid] ||
   (cache[tid] = JSON.parse(document.getElementById("live-table-" + tid).textContent));
 const key = controls.map((c, i) => kinds[i] === "toggle" ? (c.active ? "1" : "0")
                                                          : String(c.value)).join("|");
-const entry = data[key];
-if (entry === undefined) {
+const ref = data.k[key];
+if (ref === undefined) {
   out.text = '<p class="widget-error" role="alert">⚠ 이 조합은 정적 페이지의 표에 없습니다. Jupyter에서 라이브러리로 계산하세요.</p>';
   return;
 }
-out.text = entry.h;
+out.text = data.h[ref[0]];
 if (typeof source !== "undefined") {
-  if (!entry.x) { source.data = {x: [], y: [], c: [], t: []}; return; }
-  source.data = {x: entry.x, y: entry.y, c: entry.c, t: entry.t};
-  xr.start = Math.min(...entry.x) - 0.6;
-  xr.end = Math.max(...entry.x) + 0.6;
-  yr.end = (Math.max(...entry.y) * 1.15) || 1;
+  if (ref[1] < 0) { source.data = {x: [], y: [], c: [], t: []}; return; }
+  const bars = data.b[ref[1]];
+  source.data = {x: bars.x, y: bars.y, c: bars.c, t: bars.t};
+  xr.start = Math.min(...bars.x) - 0.6;
+  xr.end = Math.max(...bars.x) + 0.6;
+  yr.end = (Math.max(...bars.y) * 1.15) || 1;
 }
 """
