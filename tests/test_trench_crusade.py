@@ -159,3 +159,14 @@ def test_ranged_modifiers():
     assert tc.ranged_dice(5, 24, elevated=True) == 1
     with pytest.raises(RuleInputError):
         tc.ranged_dice(25, 24)
+
+
+@pytest.mark.parametrize("movement,distance", [(6, 10), (6, 7), (4, 12), (5, 6.5), (8, 3), (4, 11)])
+def test_charge_roll_needed_is_the_smallest_reaching_face(movement, distance):
+    reach = [f for f in range(0, 7) if movement + f >= Fraction(str(distance)) - 1]
+    assert tc.charge_roll_needed(movement, distance) == (min(reach) if reach else 7)
+
+
+def test_risky_rolls_table():
+    # dash and climb are risky (one roll each); a fire-step climb is not (p.28)
+    assert tc.RISKY_ROLLS["fire_step"] == 0 and tc.RISKY_ROLLS["dash"] == tc.RISKY_ROLLS["climb"] == 1

@@ -110,6 +110,11 @@ def success_odds(dice: int = 0, modifier: int = 0) -> dict[str, Fraction]:
     return success_roll(dice, modifier).bands((key, lo, hi) for key, _, lo, hi in SUCCESS_CHART)
 
 
+#: Success rolls each action needs before the activation can go on (risky actions need one; a
+#: climb onto a trench fire-step is not risky, p.28).
+RISKY_ROLLS: dict[str, int] = {"dash": 1, "climb": 1, "fire_step": 0, "dash_climb": 2}
+
+
 def risky_chain_odds(dice: int = 0, modifier: int = 0, risky_actions: int = 1) -> Fraction:
     """Chance that a model gets through ``risky_actions`` risky actions (each needs 7+) without
     its activation ending."""
@@ -197,8 +202,20 @@ def charge_odds(movement: object, distance: object, dice: int = 0) -> Fraction:
             f'돌격 대상은 12" 안에 있어야 합니다 (입력: {distance}").',
         )
     roll = dice_lib.roll_and_keep(1, _check_dice(dice), 6)
+    return roll.at_least(charge_roll_needed(move, gap))
+
+
+def charge_roll_needed(movement: object, distance: object) -> int:
+    """Smallest D6 face that brings a charge within 1" of a target ``distance`` inches away
+    (0 when Movement alone is enough; 7 means no face is enough).
+
+    >>> charge_roll_needed(6, 10), charge_roll_needed(6, 7), charge_roll_needed(4, 12)
+    (3, 0, 7)
+    """
+    move = require_number(movement, "movement", "이동력", 0, 24)
+    gap = require_number(distance, "distance", "거리", 0, 1000)
     needed = gap - 1 - move  # inches the D6 must cover
-    return roll.at_least(ceil(needed)) if needed > 0 else Fraction(1)
+    return min(7, max(0, ceil(needed)))
 
 
 def first_player(models_a: int, models_b: int) -> dict[str, Fraction]:
@@ -247,6 +264,12 @@ def round_up(numerator: int, denominator: int) -> int:
     return -((-num) // den)
 
 
+def ranged_band(distance: object, weapon_range: object):
+    """The range band (short / long range −1 DICE) of the half-range rule; beyond the weapon's
+    range raises :class:`RuleInputError`."""
+    return RangeBands.half_range(weapon_range, long_modifier=-1, unit='"').band(distance)
+
+
 def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
                 elevated: bool = False) -> int:
     """Net DICE from the ranged modifiers (supplementary): long range (beyond half the weapon's
@@ -256,5 +279,5 @@ def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
     >>> ranged_dice(20, 24), ranged_dice(12, 24, cover=True, elevated=True)
     (-1, 0)
     """
-    band = RangeBands.half_range(weapon_range, long_modifier=-1, unit='"').band(distance)
+    band = ranged_band(distance, weapon_range)
     return band.modifier - int(bool(cover)) + int(bool(elevated))

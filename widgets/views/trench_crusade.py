@@ -144,7 +144,7 @@ _RISKY = {"dash": "약진 (Dash)", "climb": "등반 (Climb)",
 def risky_widget(uid: str = "tc-risky") -> LiveWidget:
     """Risky actions: the chance that the activation goes on."""
     def compute(action, dice, modifier):
-        count = {"dash": 1, "climb": 1, "fire_step": 0, "dash_climb": 2}[action]
+        count = tc.RISKY_ROLLS[action]
         goes_on = tc.risky_chain_odds(dice, modifier, count)
         if count == 0:
             text = "<p>참호의 사격 발판으로 오르는 것은 위험한 행동이 아니므로 굴림 없이 성공합니다.</p>"
@@ -163,11 +163,13 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
     """Charge reach: Movement + D6 against the distance to the target."""
     def compute(movement, distance):
         p = tc.charge_odds(movement, distance)
-        gap = Fraction(str(distance)) - 1 - Fraction(str(movement))
+        face = tc.charge_roll_needed(movement, distance)
         bars = Bars(tuple(range(1, 7)), (Fraction(1, 6),) * 6,
-                    tuple("success" if face >= gap else "failure" for face in range(1, 7)))
-        text = (f"<p>대상까지 {distance}\", 이동력 {movement}\": D6 눈이 "
-                f"{max(gap, 0)}\" 이상이면 1\" 안에 닿아 단병접전에 들어갑니다.</p>"
+                    tuple("success" if f >= face else "failure" for f in range(1, 7)))
+        need = ("이동력만으로 1\" 안에 닿습니다" if face == 0 else
+                "어떤 눈이 나와도 1\" 안에 닿지 못합니다" if face > 6 else
+                f"D6 눈이 {face} 이상이면 1\" 안에 닿아 단병접전에 들어갑니다")
+        text = (f"<p>대상까지 {distance}\", 이동력 {movement}\": {need}.</p>"
                 + fmt.odds_table([("돌격이 닿을 확률", p), ("닿지 못할 확률", 1 - p)]))
         return Shown(text, bars)
     return LiveWidget(
@@ -238,7 +240,7 @@ def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
 
     def compute(weapon_range, distance, cover, elevated):
         net = tc.ranged_dice(distance, weapon_range, cover, elevated)
-        long_range = Fraction(str(distance)) > Fraction(weapon_range, 2)
+        long_range = tc.ranged_band(distance, weapon_range).modifier < 0
         notes = [n for n, on in (("원거리(사거리 절반 초과) −1", long_range), ("엄폐 −1", cover),
                                  ("고지 +1", elevated)) if on]
         shown = _success_shown(net, 0)
