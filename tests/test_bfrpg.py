@@ -1,8 +1,6 @@
 """Basic Fantasy RPG floor-plan rules: the source's table, worked examples and claims."""
 from __future__ import annotations
 
-import doctest
-import inspect
 import itertools
 
 import pytest
@@ -228,17 +226,3 @@ def test_rear_attack_examples():
     goblin = SCENES["rear_three"].mover
     assert rear_arc(goblin.square, goblin.facing)[2] == (3, 3)
 
-
-# --- doctests ----------------------------------------------------------------------------
-
-def test_doctests_pass():
-    result = doctest.testmod(bfrpg)
-    assert result.attempted > 0 and result.failed == 0
-
-
-def test_every_public_function_has_an_example():
-    finder = doctest.DocTestFinder()
-    with_examples = {t.name.split(".")[-1] for t in finder.find(bfrpg) if t.examples}
-    public = [name for name, obj in vars(bfrpg).items()
-              if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == bfrpg.__name__]
-    assert public and [name for name in public if name not in with_examples] == []

@@ -1,7 +1,6 @@
 """Tests for widgets.damage: every distribution is checked against brute-force enumeration."""
 from __future__ import annotations
 
-import doctest
 import itertools
 import math
 import re
@@ -203,8 +202,3 @@ def test_largest_allowed_expression_is_still_exact_and_quick():
     dist = damage_dist("50D6+50D4")   # MAX_TOTAL_DICE dice
     assert sum(dist.probabilities().values()) == 1
     assert (dist.min, dist.max) == (100, 500)
-
-
-def test_doctests():
-    result = doctest.testmod(damage)
-    assert result.attempted > 0 and result.failed == 0

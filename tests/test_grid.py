@@ -1,8 +1,6 @@
 """Square-grid mechanics: costs against independent oracles, terrain rules, sight, facing."""
 from __future__ import annotations
 
-import doctest
-import inspect
 import itertools
 import random
 from fractions import Fraction
@@ -366,17 +364,3 @@ def test_least_rear_attackers_by_brute_force():
             counts = [sum(a in rear_arc((1, 1), f) for a in attackers) for f in "NESW"]
             assert least_rear_attackers((1, 1), attackers)[0] == min(counts)
 
-
-# --- doctests ----------------------------------------------------------------------------
-
-def test_doctests_pass():
-    result = doctest.testmod(grid)
-    assert result.attempted > 0 and result.failed == 0
-
-
-def test_every_public_function_has_an_example():
-    finder = doctest.DocTestFinder()
-    with_examples = {t.name.split(".")[-1] for t in finder.find(grid) if t.examples}
-    public = [name for name, obj in vars(grid).items()
-              if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == grid.__name__]
-    assert public and [name for name in public if name not in with_examples] == []

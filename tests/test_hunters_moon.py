@@ -6,7 +6,6 @@ plot 6 = 권외, pursuit = round 3 with +1D6, recon counterattack 1D6 + level, �
 """
 from __future__ import annotations
 
-import doctest
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -306,11 +305,6 @@ def test_bad_input_raises_with_korean_message(call):
     with pytest.raises(RuleInputError) as err:
         call()
     assert isinstance(err.value, ValueError) and err.value.korean and str(err.value)
-
-
-def test_doctests_pass():
-    result = doctest.testmod(hm)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize("ambush", [False, True])

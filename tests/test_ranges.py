@@ -214,11 +214,3 @@ def test_bad_constructor_arguments(make):
     with pytest.raises(RuleInputError) as err:
         make()
     assert HANGUL.search(err.value.korean) and str(err.value)
-
-
-def test_doctests():
-    import doctest
-
-    import widgets.ranges
-    result = doctest.testmod(widgets.ranges)
-    assert result.attempted > 0 and result.failed == 0

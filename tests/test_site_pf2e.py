@@ -17,7 +17,7 @@ def test_page_loads_offline_with_every_widget_rendered(offline_page):
 
 
 def test_range_distance_changes_the_exact_penalty(offline_page):
-    page = offline_page.open(PAGE)
+    offline_page.open(PAGE)
     for inc, dist in [(120, 120), (120, 130), (120, 250), (120, 720), (30, 100), (60, 360)]:
         offline_page.set_value("pf-range-increment", inc)
         offline_page.set_value("pf-range-distance", dist)

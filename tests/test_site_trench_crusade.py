@@ -4,8 +4,6 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from widgets import trench_crusade as tc
 from widgets.views import format as fmt
 
@@ -57,7 +55,7 @@ def test_select_and_switch_on_the_injury_widget(offline_page):
 
 
 def test_charge_and_ranged_widgets_follow_the_library(offline_page):
-    page = offline_page.open(PAGE)
+    offline_page.open(PAGE)
     offline_page.set_value("tc-charge-movement", 5)
     offline_page.set_value("tc-charge-distance", 9.5)
     assert fmt.prob(tc.charge_odds(5, 9.5)) in offline_page.visible_text("tc-charge")
@@ -70,7 +68,7 @@ def test_charge_and_ranged_widgets_follow_the_library(offline_page):
 
 
 def test_markers_and_activation_widgets(offline_page):
-    page = offline_page.open(PAGE)
+    offline_page.open(PAGE)
     offline_page.set_value("tc-markers-blood", 3)
     offline_page.set_value("tc-markers-blessing", 1)
     after = tc.markers_to_dice(0, 3, 1)

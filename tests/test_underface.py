@@ -3,7 +3,6 @@ against brute-force enumeration (D100 pairs, dice faces) written independently h
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import itertools
 import math
 import random
@@ -467,8 +466,3 @@ def test_bad_input_raises_korean_rule_input_error(fn, args, kwargs):
         fn(*args, **kwargs)
     assert HANGUL.search(err.value.korean)
     assert str(err.value)
-
-
-def test_doctests():
-    result = doctest.testmod(uf)
-    assert result.attempted > 0 and result.failed == 0

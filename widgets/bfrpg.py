@@ -24,7 +24,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
                    front_arc, grid_distance, has_line_of_sight, is_behind,

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
-from .errors import RuleInputError, require_int
+from .errors import require_int
 
 #: Largest number of dice any function here will roll; keeps every call bounded.
 MAX_DICE = 200
@@ -194,18 +194,30 @@ def _convolve(a: Dist, b: Dist) -> Dist:
 
 
 def die(sides: int) -> Dist:
-    """One fair die numbered 1..sides."""
+    """One fair die numbered 1..sides.
+
+    >>> die(4).probabilities()[4]
+    Fraction(1, 4)
+    """
     sides = require_int(sides, "sides", "주사위 면 수", 1, MAX_SIDES)
     return Dist({v: 1 for v in range(1, sides + 1)})
 
 
 def d3_from_d6() -> Dist:
-    """A D3 read off a D6: 1–2 → 1, 3–4 → 2, 5–6 → 3."""
+    """A D3 read off a D6: 1–2 → 1, 3–4 → 2, 5–6 → 3.
+
+    >>> d3_from_d6().probability(2)
+    Fraction(1, 3)
+    """
     return die(6).map(lambda face: (face + 1) // 2)
 
 
 def dice_sum(count: int, sides: int) -> Dist:
-    """Sum of ``count`` dice with ``sides`` faces (``0`` dice sums to 0)."""
+    """Sum of ``count`` dice with ``sides`` faces (``0`` dice sums to 0).
+
+    >>> dice_sum(3, 6).at_least(18), dice_sum(0, 6).probabilities()
+    (Fraction(1, 216), {0: Fraction(1, 1)})
+    """
     count = require_int(count, "count", "주사위 개수", 0, MAX_DICE)
     return die(sides).repeat_sum(count)
 
@@ -215,6 +227,9 @@ def keep_highest(count: int, keep: int, sides: int) -> Dist:
 
     Counts every ordered roll exactly, face by face from the top, so 50 dice cost no more
     than a handful: once ``keep`` dice are placed, the rest can only show lower faces.
+
+    >>> keep_highest(2, 1, 6).probability(6)   # 1 − (5/6)²
+    Fraction(11, 36)
     """
     count = require_int(count, "count", "주사위 개수", 0, MAX_DICE)
     keep = require_int(keep, "keep", "남길 주사위 수", 0, count)
@@ -245,7 +260,11 @@ def keep_highest(count: int, keep: int, sides: int) -> Dist:
 
 
 def keep_lowest(count: int, keep: int, sides: int) -> Dist:
-    """Sum of the ``keep`` lowest of ``count`` dice (mirror image of :func:`keep_highest`)."""
+    """Sum of the ``keep`` lowest of ``count`` dice (mirror image of :func:`keep_highest`).
+
+    >>> keep_lowest(2, 1, 6).probability(1)
+    Fraction(11, 36)
+    """
     highest = keep_highest(count, keep, sides)
     # face f ↔ sides + 1 − f turns the highest k into the lowest k
     return highest.map(lambda total: keep * (sides + 1) - total)
@@ -253,7 +272,11 @@ def keep_lowest(count: int, keep: int, sides: int) -> Dist:
 
 def roll_and_keep(kept: int, extra: int, sides: int = 6) -> Dist:
     """Roll ``kept + |extra|`` dice and keep ``kept``: the highest if ``extra > 0``, the lowest
-    if ``extra < 0``, a plain sum if 0 (the ±DICE pattern)."""
+    if ``extra < 0``, a plain sum if 0 (the ±DICE pattern).
+
+    >>> roll_and_keep(2, 1) == keep_highest(3, 2, 6), roll_and_keep(2, 0) == dice_sum(2, 6)
+    (True, True)
+    """
     kept = require_int(kept, "kept", "남길 주사위 수", 0, MAX_DICE)
     extra = require_int(extra, "extra", "추가 주사위 수", -(MAX_DICE - kept), MAX_DICE - kept)
     if extra > 0:
@@ -264,7 +287,11 @@ def roll_and_keep(kept: int, extra: int, sides: int = 6) -> Dist:
 
 
 def kept_total(rolls: Iterable[int], kept: int, highest: bool) -> int:
-    """Total of the ``kept`` highest (or lowest) of some actual rolled values."""
+    """Total of the ``kept`` highest (or lowest) of some actual rolled values.
+
+    >>> kept_total([3, 4, 5], 2, highest=True), kept_total([3, 4, 5], 2, highest=False)
+    (9, 7)
+    """
     values = sorted(int(r) for r in rolls)
     kept = require_int(kept, "kept", "남길 주사위 수", 0, len(values))
     chosen = values[len(values) - kept:] if highest else values[:kept]

@@ -22,6 +22,13 @@ def require_int(value: object, name: str, name_ko: str, low: int, high: int) -> 
     """Return ``value`` as an ``int`` in ``[low, high]`` or raise :class:`RuleInputError`.
 
     Booleans, floats with a fraction part and text are refused (no ``eval`` of user text).
+
+    >>> require_int(3.0, "dice", "주사위", 0, 10)
+    3
+    >>> require_int("3", "dice", "주사위", 0, 10)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: dice must be a whole number, got '3'
     """
     if isinstance(value, bool) or not isinstance(value, Integral):
         if isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value) \
@@ -44,7 +51,11 @@ def require_int(value: object, name: str, name_ko: str, low: int, high: int) -> 
 def require_number(value: object, name: str, name_ko: str, low: Fraction | int,
                    high: Fraction | int) -> Fraction:
     """Return ``value`` as an exact ``Fraction`` in ``[low, high]`` (floats go through their
-    decimal text, so ``7.5`` becomes ``15/2``)."""
+    decimal text, so ``7.5`` becomes ``15/2``).
+
+    >>> require_number(7.5, "distance", "거리", 0, 12)
+    Fraction(15, 2)
+    """
     if isinstance(value, bool):
         value = None
     if isinstance(value, Rational):

@@ -759,7 +759,6 @@ def centre_line_clear(terrain: Terrain, shooter: object, target: object) -> bool
     False
     """
     a, b = _square(shooter, "shooter", "쏘는 쪽 칸"), _square(target, "target", "표적 칸")
-    half = Fraction(1, 2)
     return not _centre_line_hits(a, b, terrain.blocked)
 
 

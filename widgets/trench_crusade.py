@@ -92,7 +92,11 @@ def kept_total(rolls: list[int], dice: int) -> int:
 
 
 def success_roll(dice: int = 0, modifier: int = 0) -> dice_lib.Dist:
-    """Distribution of the success-roll total: 2D6 with net ±DICE, plus a flat modifier."""
+    """Distribution of the success-roll total: 2D6 with net ±DICE, plus a flat modifier.
+
+    >>> success_roll(dice=-1).probability(12)   # all three dice must show 6
+    Fraction(1, 216)
+    """
     net, mod = _check_dice(dice), _check_modifier(modifier)
     return dice_lib.roll_and_keep(2, net, 6) + mod
 
@@ -117,7 +121,11 @@ RISKY_ROLLS: dict[str, int] = {"dash": 1, "climb": 1, "fire_step": 0, "dash_clim
 
 def risky_chain_odds(dice: int = 0, modifier: int = 0, risky_actions: int = 1) -> Fraction:
     """Chance that a model gets through ``risky_actions`` risky actions (each needs 7+) without
-    its activation ending."""
+    its activation ending.
+
+    >>> risky_chain_odds(risky_actions=2)   # (7/12)²
+    Fraction(49, 144)
+    """
     count = require_int(risky_actions, "risky_actions", "위험한 행동 수", 0, 10)
     odds = success_odds(dice, modifier)
     return (odds["success"] + odds["critical"]) ** count
@@ -153,6 +161,9 @@ def injury_roll(dice: int = 0, armour: int = 0, modifier: int = 0, bloodbath: bo
 
     ``base_dice`` D6 are kept (2 normally, 3 for e.g. a bombardment); a bloodbath keeps one die
     more. Net ``dice`` adds dice to roll and chooses highest/lowest; ``armour`` is subtracted.
+
+    >>> injury_roll(armour=2).min, injury_roll(bloodbath=True).max
+    (0, 18)
     """
     net, mod = _check_dice(dice), _check_modifier(modifier)
     armour = require_int(armour, "armour", "갑옷", 0, 20)
@@ -174,13 +185,21 @@ def injury_odds(dice: int = 0, armour: int = 0, modifier: int = 0, bloodbath: bo
 
 
 def bloodbath_available(blood_markers: int, down: bool = False) -> bool:
-    """Whether the model carries enough blood markers to be spent for a bloodbath."""
+    """Whether the model carries enough blood markers to be spent for a bloodbath.
+
+    >>> bloodbath_available(5), bloodbath_available(3, down=True)
+    (False, True)
+    """
     markers = require_int(blood_markers, "blood_markers", "유혈 표식", 0, 1000)
     return markers >= BLOODBATH_COST["down" if down else "normal"]
 
 
 def d3_from_d6_face(face: int) -> int:
-    """Read a D6 face as a D3: 1–2 → 1, 3–4 → 2, 5–6 → 3."""
+    """Read a D6 face as a D3: 1–2 → 1, 3–4 → 2, 5–6 → 3.
+
+    >>> [d3_from_d6_face(f) for f in range(1, 7)]
+    [1, 1, 2, 2, 3, 3]
+    """
     return (require_int(face, "face", "주사위 눈", 1, 6) + 1) // 2
 
 
@@ -266,7 +285,11 @@ def round_up(numerator: int, denominator: int) -> int:
 
 def ranged_band(distance: object, weapon_range: object):
     """The range band (short / long range −1 DICE) of the half-range rule; beyond the weapon's
-    range raises :class:`RuleInputError`."""
+    range raises :class:`RuleInputError`.
+
+    >>> ranged_band(12, 24).modifier, ranged_band(13, 24).modifier
+    (0, -1)
+    """
     return RangeBands.half_range(weapon_range, long_modifier=-1, unit='"').band(distance)
 
 
