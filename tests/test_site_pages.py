@@ -37,3 +37,13 @@ def test_intro_dice_pool_widget(offline_page):
         dist = pool_distribution(count, sides, keep)
         assert offline_page.bar_labels("dice-pool") == [fmt.prob(p) for p in dist.probabilities().values()]
         assert f"평균 {fmt.fraction(dist.mean())}" in offline_page.visible_text("dice-pool")
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if not p.endswith("api.html")])
+def test_every_section_has_a_live_widget(path):
+    from bs4 import BeautifulSoup  # comes with the book theme
+    soup = BeautifulSoup((SITE / path).read_text(encoding="utf-8"), "html.parser")
+    sections = [s for s in soup.find_all("section") if s.find("h2", recursive=False)]
+    assert sections, path
+    bare = [s.find("h2").get_text(strip=True) for s in sections if not s.select("[data-live]")]
+    assert bare == [], f"{path}: sections without a widget: {bare}"
