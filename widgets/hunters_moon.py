@@ -304,14 +304,9 @@ def defence_odds(ability: int, attack_value: int, modifier: int = 0, *, bound: b
     """
     if _require_bool(threat_diving, "threat_diving", "위협 잠수상태"):
         return {key: Fraction(key == "failure") for key in OUTCOMES}
-    ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
-    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
     attack_value = require_int(attack_value, "attack_value", "공격치", -MAX_TARGET, MAX_TARGET)
-    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
-                                            BOUND_CHECK_MODIFIER)
-    target = attack_value + _bound_mod(_require_bool(threat_bound, "threat_bound", "위협 포박상태"),
-                                       BOUND_THREAT_VALUE_MODIFIER)
-    return check_odds(total, target)
+    return _bound_check(ability, modifier, bound, attack_value, threat_bound,
+                        ("threat_bound", "위협 포박상태"))
 
 
 # --- recon and pursuit ---------------------------------------------------------------------
@@ -348,6 +343,19 @@ def can_pursue(body_life: int) -> bool:
     """
     body_life = require_int(body_life, "body_life", "본체 생명력", 0, MAX_DURABILITY)
     return body_life >= 1
+
+
+def _bound_check(ability: object, modifier: object, bound: object, target: int,
+                 target_bound: object, target_bound_names: tuple[str, str]) -> dict[str, Fraction]:
+    """A PC check (ability + modifier, −1 if the PC is bound) against a target value (−1 if the
+    monster side is bound)."""
+    ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
+                                            BOUND_CHECK_MODIFIER)
+    target += _bound_mod(_require_bool(target_bound, *target_bound_names),
+                         BOUND_THREAT_VALUE_MODIFIER)
+    return check_odds(total, target)
 
 
 @dataclass(frozen=True)
@@ -396,14 +404,9 @@ def pursuit_odds(ability: int, body_defence: int, modifier: int = 0, bound: bool
     >>> pursuit_odds(2, 9)
     Fraction(7, 12)
     """
-    ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
-    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
     body_defence = require_int(body_defence, "body_defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
-    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
-                                            BOUND_CHECK_MODIFIER)
-    target = body_defence + _bound_mod(_require_bool(body_bound, "body_bound", "본체 포박상태"),
-                                       BOUND_THREAT_VALUE_MODIFIER)
-    return success_chance(check_odds(total, target))
+    return success_chance(_bound_check(ability, modifier, bound, body_defence, body_bound,
+                                       ("body_bound", "본체 포박상태")))
 
 
 # --- melee round order -----------------------------------------------------------------------

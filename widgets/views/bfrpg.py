@@ -20,7 +20,7 @@ from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_
                     rear_arc, visible_squares)
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
-from .live import _DIV_CSS, BAND_COLORS, LiveWidget, Shown, number, select, toggle
+from .live import _DIV_CSS, BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle
 from .trench_crusade import WorkedExamples
 
 # --- shared display data -----------------------------------------------------------------
@@ -446,15 +446,7 @@ class GridExplorer:
         return f"{self.title}: 이동 속도 {res.rate}피트\n" + grid_text(res)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": self.text(), "text/html": self.static_html()}
-        try:
-            view = self.ipywidget()._repr_mimebundle_()
-        except Exception:  # no ipywidgets front end: the static view still works
-            view = None
-        if view and "application/vnd.jupyter.widget-view+json" in view:
-            key = "application/vnd.jupyter.widget-view+json"
-            bundle[key] = view[key]
-        return bundle
+        return dual_bundle(self)
 
 
 def cell_class(code: str, option: str) -> str:

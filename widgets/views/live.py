@@ -273,16 +273,21 @@ class LiveWidget:
         return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": self.text(), "text/html": self.static_html()}
-        try:
-            view = self.ipywidget()._repr_mimebundle_()
-        except Exception:  # no ipywidgets front end: the static view still works
-            view = None
-        if view:
-            key = "application/vnd.jupyter.widget-view+json"
-            if key in view:
-                bundle[key] = view[key]
-        return bundle
+        return dual_bundle(self)
+
+
+def dual_bundle(widget) -> dict:
+    """The mime bundle of a live widget: its text, its static page html and, where ipywidgets
+    can make one, the Jupyter widget view (the book's html builder prefers the html)."""
+    bundle = {"text/plain": widget.text(), "text/html": widget.static_html()}
+    try:
+        view = widget.ipywidget()._repr_mimebundle_()
+    except Exception:  # no ipywidgets front end: the static view still works
+        view = None
+    key = "application/vnd.jupyter.widget-view+json"
+    if view and key in view:
+        bundle[key] = view[key]
+    return bundle
 
 
 def _packed(table: dict[str, dict]) -> dict:
