@@ -8,9 +8,9 @@ from widgets import trench_crusade as tc
 from widgets.views import format as fmt
 
 PAGE = "book/trench_crusade.html"
-UIDS = ["tc-pool", "tc-activation", "tc-charge", "tc-risky", "tc-success", "tc-plusminus",
-        "tc-markers", "tc-injury-blood", "tc-injury-blessing", "tc-fraction", "tc-injury",
-        "tc-ranged"]
+UIDS = ["tc-dice", "tc-activation", "tc-charge", "tc-risky", "tc-attack", "tc-success",
+        "tc-plusminus", "tc-markers", "tc-injury-blood", "tc-injury-blessing", "tc-fraction",
+        "tc-injury", "tc-ranged"]
 
 
 
@@ -43,7 +43,7 @@ def test_keyboard_on_the_slider_moves_it_like_a_reader(offline_page):
 def test_select_and_switch_on_the_injury_widget(offline_page):
     page = offline_page.open(PAGE)
     root = page.locator('[data-live="tc-injury"]')
-    root.locator("select").select_option(label="강화 갑옷 (reinforced)")
+    root.locator("select").select_option(label="강화 갑옷")
     root.locator(".bk-Switch").nth(1).click()             # bloodbath on
     odds = tc.injury_odds(dice=0, armour=2, bloodbath=True)
     shown = offline_page.visible_text("tc-injury")
@@ -79,4 +79,13 @@ def test_markers_and_activation_widgets(offline_page):
     assert " → ".join(tc.activation_order(3, 5, "A")) in text
     offline_page.set_value("tc-fraction-numerator", 11)
     offline_page.set_value("tc-fraction-denominator", 4)
-    assert re.search(rf"11 ÷ 4 = 11/4 .* {tc.round_up(11, 4)}", offline_page.visible_text("tc-fraction"))
+    assert re.search(rf"11 ÷ 4 = 11/4 .* {tc.round_up(11, 4)}개", offline_page.visible_text("tc-fraction"))
+
+
+def test_attack_widget_follows_the_library(offline_page):
+    page = offline_page.open(PAGE)
+    offline_page.set_value("tc-attack-dice", -1)
+    page.locator('[data-live="tc-attack"]').locator("select").select_option(label="표준 갑옷")
+    shown = offline_page.visible_text("tc-attack")
+    for p in tc.attack_odds(-1, 1).values():
+        assert fmt.prob(p) in shown

@@ -170,3 +170,38 @@ def test_charge_roll_needed_is_the_smallest_reaching_face(movement, distance):
 def test_risky_rolls_table():
     # dash and climb are risky (one roll each); a fire-step climb is not (p.28)
     assert tc.RISKY_ROLLS["fire_step"] == 0 and tc.RISKY_ROLLS["dash"] == tc.RISKY_ROLLS["climb"] == 1
+
+
+def injury_result(total: int) -> str:
+    return ("no_effect" if total <= 1 else "minor_hit" if total <= 6 else
+            "down" if total <= 8 else "out_of_action")
+
+
+@pytest.mark.parametrize("net", [-2, -1, 0, 1, 2])
+@pytest.mark.parametrize("armour", [0, 3])
+@pytest.mark.parametrize("target_down", [False, True])
+def test_attack_odds_match_enumeration_of_both_rolls(net, armour, target_down):
+    """Success roll, then the injury roll it leads to (critical → +1 DICE; Down target → +1)."""
+    counts: dict[str, Fraction] = {}
+    attack = enumerate_2d6_kept(net)
+    for total in attack:
+        result = chart(total)
+        if result == "failure":
+            counts["miss"] = counts.get("miss", 0) + Fraction(1, len(attack))
+            continue
+        extra = int(target_down) + (1 if result == "critical" else 0)
+        injuries = enumerate_2d6_kept(extra, -armour)
+        for injury in injuries:
+            key = injury_result(injury)
+            counts[key] = counts.get(key, 0) + Fraction(1, len(attack) * len(injuries))
+    odds = tc.attack_odds(net, armour, target_down)
+    assert {k: v for k, v in odds.items() if v} == counts
+    assert sum(odds.values()) == 1 and tuple(odds) == tc.ATTACK_RESULTS
+
+
+@pytest.mark.parametrize("net", range(-5, 6))
+@pytest.mark.parametrize("kept", [2, 3, 4])
+def test_roll_size_is_what_enumeration_throws(net, kept):
+    rolled, keep = tc.roll_size(net, kept)
+    assert keep == kept and rolled == kept + abs(net)
+    assert len(enumerate_2d6_kept(net, kept=kept)) == 6 ** rolled

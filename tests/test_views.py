@@ -16,7 +16,7 @@ from widget_checks import check_static_table
 TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_widget,
               views.activation_widget, views.risky_widget, views.charge_widget,
               views.markers_widget, views.injury_widget, views.fraction_widget,
-              views.ranged_widget, generic.dice_pool_widget]
+              views.ranged_widget, views.attack_widget, generic.dice_pool_widget]
 
 
 @pytest.mark.parametrize("make", TC_WIDGETS)
@@ -109,3 +109,36 @@ def test_packed_table_unpacks_to_every_entry(make):
         hi, bi = packed["k"][key]
         rebuilt = {"h": packed["h"][hi], **(packed["b"][bi] if bi >= 0 else {})}
         assert rebuilt == entry, key
+
+
+def test_attack_entries_equal_the_library():
+    table = views.attack_widget().static_table()
+    for net in range(-2, 3):
+        for label, armour in tc.ARMOUR.items():
+            for down in (False, True):
+                entry = table[f"{net}|{armour}|{int(down)}"]
+                odds = tc.attack_odds(net, armour, down)
+                assert entry["t"] == [fmt.prob(odds[k]) for k in tc.ATTACK_RESULTS]
+                for p in odds.values():
+                    assert html.escape(fmt.prob(p)) in entry["h"]
+
+
+def test_texts_have_no_unresolved_particles_or_zero_dice():
+    for make in TC_WIDGETS:
+        for entry in make().static_table().values():
+            assert "을(를)" not in entry["h"] and not re.search(r"(?<![\d])0 DICE", entry["h"])
+
+
+def test_dice_widget_counts_the_dice_the_library_throws():
+    table = views.dice_pool_widget().static_table()
+    for net in range(-6, 7):
+        rolled, kept = tc.roll_size(net, 3)
+        assert f"D6 <b>{rolled}개</b>" in table[f"bloodbath|{net}"]["h"]
+        dist = tc.injury_roll(net, bloodbath=True)
+        assert table[f"bloodbath|{net}"]["x"] == list(dist.probabilities())
+
+
+def test_fraction_widget_rounds_counts_up_and_keeps_distances():
+    table = views.fraction_widget().static_table()
+    assert f"<b>{tc.round_up(7, 2)}</b>개" in table["7|2|count"]["h"]
+    assert '<b>3.5"</b>' in table["7|2|distance"]["h"]

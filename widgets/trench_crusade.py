@@ -27,25 +27,25 @@ MAX_MODIFIER = 100
 # --- success roll chart (p. 24) -----------------------------------------------------------
 #: (key, Korean label, lowest total, highest total); None = open end.
 SUCCESS_CHART: tuple[tuple[str, str, int | None, int | None], ...] = (
-    ("failure", "실패 (Failure)", None, 6),
-    ("success", "성공 (Success)", 7, 11),
-    ("critical", "대성공 (Critical success)", 12, None),
+    ("failure", "실패", None, 6),
+    ("success", "성공", 7, 11),
+    ("critical", "대성공", 12, None),
 )
 
 # --- injury chart (supplementary: official rules v1.x via rules-notes) --------------------
 INJURY_CHART: tuple[tuple[str, str, int | None, int | None], ...] = (
-    ("no_effect", "효과 없음 (No effect)", None, 1),
-    ("minor_hit", "경상 (Minor hit): 유혈 표식 +1", 2, 6),
-    ("down", "중상 (Down): 유혈 표식 +1, 이미 중상이면 +2", 7, 8),
-    ("out_of_action", "전투 불능 (Out of action)", 9, None),
+    ("no_effect", "효과 없음", None, 1),
+    ("minor_hit", "경상: 유혈 표식 +1", 2, 6),
+    ("down", "중상: 유혈 표식 +1, 이미 중상이면 +2", 7, 8),
+    ("out_of_action", "전투 불능", 9, None),
 )
 
 #: Armour on injury rolls (supplementary): Korean label → amount subtracted from the total.
 ARMOUR: dict[str, int] = {
-    "없음 (none)": 0,
-    "표준 갑옷 (standard)": 1,
-    "강화 갑옷 (reinforced)": 2,
-    "기계 갑옷 (machine)": 3,
+    "없음": 0,
+    "표준 갑옷": 1,
+    "강화 갑옷": 2,
+    "기계 갑옷": 3,
 }
 #: A trench shield subtracts one more and stacks with armour.
 TRENCH_SHIELD = 1
@@ -206,7 +206,7 @@ def d3_from_d6_face(face: int) -> int:
 def charge_odds(movement: object, distance: object, dice: int = 0) -> Fraction:
     """Chance that a charge (Movement + D6") ends within 1" of a target ``distance`` inches away.
 
-    The target must be within 12" to be charged (seed); ending within 1" is from rules-notes.
+    The target must be within 12" to be charged and the charge reaches melee within 1" (both seed).
     ``dice`` is reserved for effects that add ±DICE to the charge roll (1 D6, so highest/lowest of
     1 + |dice|).
 
@@ -253,7 +253,7 @@ def first_player(models_a: int, models_b: int) -> dict[str, Fraction]:
 
 def activation_order(models_a: int, models_b: int, first: str = "A") -> list[str]:
     """Sequence of activations in one turn: sides alternate; when one side has no model left to
-    activate, the other activates the rest.
+    activate, the other activates the rest (ASSUMPTION: the digest does not say what happens then).
 
     >>> "".join(activation_order(2, 4, first="A"))
     'ABABBB'
@@ -304,3 +304,45 @@ def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
     """
     band = ranged_band(distance, weapon_range)
     return band.modifier - int(bool(cover)) + int(bool(elevated))
+
+
+def roll_size(dice: int = 0, kept: int = 2) -> tuple[int, int]:
+    """How many D6 a roll throws and how many it keeps: ``kept`` + |net ±DICE| thrown.
+
+    A success roll keeps 2; an injury roll 2 (3 for e.g. a bombardment); a bloodbath keeps one
+    more (pass ``kept`` + 1).
+
+    >>> roll_size(0), roll_size(+2), roll_size(-1, kept=3)
+    ((2, 2), (4, 2), (4, 3))
+    """
+    net = _check_dice(dice)
+    keep = require_int(kept, "kept", "남기는 주사위 수", 1, 10)
+    return keep + abs(net), keep
+
+
+#: Results of one attack, from the success roll to the injury chart.
+ATTACK_RESULTS = ("miss",) + tuple(key for key, _, _, _ in INJURY_CHART)
+
+
+def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
+                injury_dice: int = 0) -> dict[str, Fraction]:
+    """One ranged or melee attack from the success roll to the injury chart, exactly.
+
+    The success roll (net ``dice``) must reach 7; a success leads to an injury roll with
+    ``injury_dice`` (+1 DICE against a target already Down, supplementary), a critical success
+    (12+) adds +1 DICE more (source: the size +1 from the official rules); ``armour`` is subtracted.
+
+    >>> odds = attack_odds()
+    >>> odds["miss"], odds["out_of_action"]
+    (Fraction(5, 12), Fraction(1313, 7776))
+    >>> sum(attack_odds(dice=1, armour=2, target_down=True).values())
+    Fraction(1, 1)
+    """
+    roll = success_odds(dice)
+    extra = _check_dice(injury_dice) + (1 if bool(target_down) else 0)
+    out = dict.fromkeys(ATTACK_RESULTS, Fraction(0))
+    out["miss"] = roll["failure"]
+    for key, bonus in (("success", 0), ("critical", 1)):
+        for result, p in injury_odds(_check_dice(extra + bonus), armour).items():
+            out[result] += roll[key] * p
+    return out

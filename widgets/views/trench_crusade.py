@@ -27,18 +27,26 @@ def _band_of(chart, colours):
     return band
 
 
-def _dice_phrase(net: int) -> str:
+def _dice_phrase(net: int, kept: int = 2) -> str:
+    """``2D6을 굴려 모두 더합니다`` / ``4D6을 굴려 높은 눈 3개를 더합니다``."""
+    rolled, kept = tc.roll_size(net, kept)
     if net == 0:
-        return "2D6를 굴려 그대로 더합니다"
+        return f"{fmt.josa(f'{rolled}D6', '을/를')} 굴려 모두 더합니다"
     side = "높은" if net > 0 else "낮은"
-    return f"{2 + abs(net)}D6를 굴려 {side} 눈 2개를 더합니다"
+    return f"{fmt.josa(f'{rolled}D6', '을/를')} 굴려 {side} 눈 {kept}개를 더합니다"
+
+
+def _dice_label(net: int) -> str:
+    """``+1 DICE``, or ``±DICE 없음`` (a bare "0 DICE" reads oddly)."""
+    return "±DICE 없음" if net == 0 else f"{fmt.signed(net)} DICE"
 
 
 def _success_shown(net: int, modifier: int) -> Shown:
     dist = tc.success_roll(net, modifier)
     odds = tc.success_odds(net, modifier)
     rows = [(_SUCCESS_LABEL[k], p) for k, p in odds.items()]
-    text = (f"<p>{fmt.signed(net)} DICE, 보정치 {fmt.signed(modifier)}: {_dice_phrase(net)}.</p>"
+    mod = f", 보정치 {fmt.signed(modifier)}" if modifier else ""
+    text = (f"<p>{_dice_label(net)}{mod}: {_dice_phrase(net)}.</p>"
             + fmt.odds_table(rows, "성공 굴림 결과"))
     return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
 
@@ -48,7 +56,7 @@ def success_widget(uid: str = "tc-success") -> LiveWidget:
     return LiveWidget(
         uid, [number("dice", "순 ±DICE", -10, 10, 0), number("modifier", "보정치", -5, 5, 0)],
         lambda dice, modifier: _success_shown(dice, modifier),
-        title="성공 굴림 확률 (Success roll)", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
+        title="성공 굴림 확률", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
 
 
 def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
@@ -56,12 +64,17 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
     def compute(plus, minus):
         net = tc.net_dice(plus, minus)
         shown = _success_shown(net, 0)
-        head = (f"<p>+{plus} DICE와 −{minus} DICE가 서로 지워져 순 {fmt.signed(net)} DICE가 "
-                f"남습니다.</p>")
+        if plus and minus:
+            head = (f"<p>+{plus} DICE와 −{minus} DICE가 하나씩 서로 지워져 "
+                    f"{'아무것도 남지 않습니다' if net == 0 else _dice_label(net) + '만 남습니다'}.</p>")
+        elif plus or minus:
+            head = f"<p>지울 상대가 없어 {_dice_label(net)}가 그대로 남습니다.</p>"
+        else:
+            head = "<p>±DICE가 붙지 않았습니다.</p>"
         return Shown(head + shown.html, shown.bars)
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
-        compute, title="±DICE 상쇄 (+Dice and −Dice)", x_label="남긴 두 눈의 합",
+        compute, title="±DICE 상쇄", x_label="남긴 두 눈의 합",
         legend=_SUCCESS_LEGEND)
 
 
@@ -97,22 +110,38 @@ def dice_examples() -> WorkedExamples:
     ])
 
 
-def dice_pool_widget(uid: str = "tc-pool") -> LiveWidget:
-    """What you need: the sum of several D6, or of D3 read off D6."""
-    kinds = {"d6": "D6", "d3": "D3 (D6로 대신: 1–2→1, 3–4→2, 5–6→3)"}
+#: Rolls a table uses, with the dice each keeps (bloodbath keeps one more).
+_ROLL_KINDS = {"success": ("성공 굴림", 2), "injury": ("부상 굴림", 2),
+               "bloodbath": ("유혈낭자를 쓴 부상 굴림", 3), "bombard": ("포격처럼 3D6로 주는 부상", 3),
+               "bombard_bloodbath": ("포격 부상 + 유혈낭자", 4)}
+#: The least number of D6 the digest asks each player to bring.
+DICE_TO_BRING = 8
 
-    def compute(count, kind):
-        n = int(count) if float(count).is_integer() else count
-        one = dice.die(6) if kind == "d6" else dice.d3_from_d6()
-        dist = one.repeat_sum(n)
-        name = "D6" if kind == "d6" else "D3"
-        rows = [(f"{v}", p) for v, p in dist.probabilities().items()]
-        text = (f"<p>{n}{name} 합계의 평균은 {fmt.fraction(dist.mean())}입니다.</p>"
-                + (fmt.odds_table(rows, f"{n}{name} 합계의 분포") if len(rows) <= 16 else ""))
+
+def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
+    """What you need: how many D6 one roll throws (kept + |±DICE|) against the 8 to bring, and
+    the D3 read off a D6."""
+    def compute(kind, net):
+        name, kept = _ROLL_KINDS[kind]
+        rolled, kept = tc.roll_size(net, kept)
+        enough = (f"주사위 {DICE_TO_BRING}개면 한 번에 굴릴 수 있습니다" if rolled <= DICE_TO_BRING
+                  else f"준비물 {DICE_TO_BRING}개로는 모자라 {rolled - DICE_TO_BRING}개를 더 굴려 함께 봅니다")
+        dist = dice.roll_and_keep(kept, net, 6)
+        text = (f"<p>{name}, {_dice_label(net)}: {_dice_phrase(net, kept)}. "
+                f"한 번에 D6 <b>{rolled}개</b>가 필요하고, {enough}.</p>"
+                f"<p>합계 평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}</p>"
+                + _D3_TABLE)
         return Shown(text, Bars.from_dist(dist, lambda v: "neutral"))
     return LiveWidget(
-        uid, [number("count", "주사위 개수", 1, 8, 2), select("kind", "주사위", kinds, "d6")],
-        compute, title="주사위 합계 분포 (Dice)", x_label="합계")
+        uid, [select("kind", "굴림", {k: v[0] for k, v in _ROLL_KINDS.items()}, "success"),
+              number("net", "순 ±DICE", -6, 6, 0)],
+        compute, title="한 번에 굴리는 주사위 수", x_label="남긴 눈의 합계")
+
+
+_D3_TABLE = ('<table class="odds"><caption>D3가 없을 때: D6 눈을 D3로 읽기</caption>'
+             "<tr><th>D6 눈</th>" + "".join(f"<td>{f}</td>" for f in range(1, 7)) + "</tr>"
+             "<tr><th>D3 값</th>" + "".join(f"<td>{tc.d3_from_d6_face(f)}</td>" for f in range(1, 7))
+             + "</tr></table>")
 
 
 def activation_widget(uid: str = "tc-activation") -> LiveWidget:
@@ -120,25 +149,28 @@ def activation_widget(uid: str = "tc-activation") -> LiveWidget:
     def compute(models_a, models_b):
         first = tc.first_player(models_a, models_b)
         if first["A"] == first["B"]:
-            who = "모델 수가 같으므로 D6 굴림 경합: 각 플레이어가 먼저 할 확률 " + fmt.prob(first["A"])
+            who = "미니어처 수가 같으므로 D6 굴림으로 겨룹니다: 각 플레이어가 먼저 할 확률 " + fmt.prob(first["A"])
             starter = "A"
             note = " (A가 이겼다고 가정한 순서)"
         else:
             starter = "A" if first["A"] == 1 else "B"
-            who = f"모델이 더 적은 {starter} 쪽이 먼저 시작합니다"
+            who = f"미니어처가 더 적은 {starter} 쪽이 먼저 시작합니다"
             note = ""
         order = tc.activation_order(models_a, models_b, starter)
         seq = " → ".join(order)
+        left = abs(models_a - models_b)
+        tail = (f"<p><b>가정</b>: 한쪽이 조작할 미니어처를 다 쓰면 남은 쪽이 나머지 {left}개를 "
+                "잇달아 조작하는 것으로 그렸습니다. 요약본은 이 경우를 따로 적지 않습니다.</p>"
+                if left else "")
         return Shown(f"<p>{who}.</p><p>조작 순서{note}: {html.escape(seq)}</p>"
-                     f"<p>이 차례의 조작 횟수: {len(order)}</p>")
+                     f"<p>이 차례의 조작 횟수: {len(order)}</p>{tail}")
     return LiveWidget(
-        uid, [number("models_a", "A 쪽 모델 수", 1, 20, 6),
-              number("models_b", "B 쪽 모델 수", 1, 20, 8)],
-        compute, title="누가 먼저 조작하나 (Activations)", plot=False)
+        uid, [number("models_a", "A 쪽 미니어처 수", 1, 20, 6),
+              number("models_b", "B 쪽 미니어처 수", 1, 20, 8)],
+        compute, title="누가 먼저 조작하나", plot=False)
 
 
-_RISKY = {"dash": "약진 (Dash)", "climb": "등반 (Climb)",
-          "fire_step": "참호 발판 등반 (fire-step)", "dash_climb": "약진 후 등반"}
+_RISKY = {"dash": "약진", "climb": "등반", "fire_step": "참호 발판 등반", "dash_climb": "약진 후 등반"}
 
 
 def risky_widget(uid: str = "tc-risky") -> LiveWidget:
@@ -156,7 +188,7 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
     return LiveWidget(
         uid, [select("action", "행동", _RISKY, "dash"), number("dice", "순 ±DICE", -3, 3, 0),
               number("modifier", "보정치", -2, 2, 0)],
-        compute, title="위험한 행동 (Risky)", x_label="0 = 조작 종료, 1 = 계속")
+        compute, title="위험한 행동", x_label="0 = 조작 종료, 1 = 계속")
 
 
 def charge_widget(uid: str = "tc-charge") -> LiveWidget:
@@ -173,9 +205,9 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
                 + fmt.odds_table([("돌격이 닿을 확률", p), ("닿지 못할 확률", 1 - p)]))
         return Shown(text, bars)
     return LiveWidget(
-        uid, [number("movement", "이동력 (Movement, 인치)", 4, 8, 6),
+        uid, [number("movement", "이동력 (인치)", 4, 8, 6),
               number("distance", "대상까지 거리 (인치)", 1, 12, 9, step=0.5)],
-        compute, title="돌격 도달 확률 (Charge)", x_label="D6 눈")
+        compute, title="돌격 도달 확률", x_label="D6 눈")
 
 
 def markers_widget(uid: str = "tc-markers") -> LiveWidget:
@@ -208,30 +240,73 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
         dist = tc.injury_roll(dice, total_armour, 0, bloodbath)
         odds = tc.injury_odds(dice, total_armour, 0, bloodbath)
         kept = 3 if bloodbath else 2
-        text = (f"<p>{kept + abs(dice)}D6를 굴려 "
-                f"{'높은' if dice >= 0 else '낮은'} 눈 {kept}개를 더하고 갑옷 {total_armour}을(를) 뺍니다.</p>"
+        armour_text = (f"갑옷 {fmt.josa(total_armour, '을/를')} 뺍니다" if total_armour
+                       else "갑옷이 없어 빼는 값은 없습니다")
+        text = (f"<p>{_dice_label(dice)}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
                 + fmt.odds_table([(_INJURY_LABEL[k], p) for k, p in odds.items()],
                                  "부상 판정 결과 (보충 규칙)"))
         return Shown(text, Bars.from_dist(dist, _band_of(tc.INJURY_CHART, _INJURY_BAND)))
     return LiveWidget(
         uid, [number("dice", "부상 굴림 순 ±DICE", -3, 3, default_dice),
-              select("armour", "갑옷 (armour)", armour_choices, 0),
-              toggle("shield", "참호 방패 (trench shield, −1)"),
-              toggle("bloodbath", "유혈낭자 (Bloodbath: D6 하나 더 남김)", default_bloodbath)],
-        compute, title="부상 굴림 분포 (Injury roll)", x_label="부상 굴림 합계",
+              select("armour", "갑옷", armour_choices, 0),
+              toggle("shield", "참호 방패 (−1)"),
+              toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath)],
+        compute, title="부상 굴림 분포", x_label="부상 굴림 합계",
         legend=_INJURY_LEGEND)
 
 
+_FRACTION_USES = {"count": "개수 (미니어처·표식·주사위: 정수만)",
+                  "distance": "거리 (인치: 소수도 씀)"}
+
+
 def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
-    """Fractions: divisions that must be whole numbers round up."""
-    def compute(numerator, denominator):
-        result = tc.round_up(numerator, denominator)
-        exact = fmt.fraction(Fraction(numerator, denominator))
-        return Shown(f"<p>{numerator} ÷ {denominator} = {exact} → 정수만 쓰는 곳에서는 "
-                     f"<b>{result}</b></p>")
+    """Fractions: a division applied where only whole numbers fit rounds up; where fractions
+    fit (a measured distance) it stays as it is."""
+    def compute(numerator, denominator, use):
+        exact = Fraction(numerator, denominator)
+        if use == "count":
+            result = tc.round_up(numerator, denominator)
+            verdict = (f"개수는 정수만 쓰므로 소수점 아래를 올려 <b>{result}</b>개" if exact.denominator > 1
+                       else f"나누어떨어지므로 그대로 <b>{result}</b>개")
+        else:
+            verdict = f'거리는 소수까지 쓸 수 있으므로 그대로 <b>{float(exact):g}"</b>'
+        return Shown(f"<p>{numerator} ÷ {denominator} = {fmt.approx(exact)} → {verdict}.</p>")
     return LiveWidget(
-        uid, [number("numerator", "나눌 수", 0, 24, 7), number("denominator", "나누는 수", 1, 6, 2)],
-        compute, title="분수 올림 (Fractions)", plot=False)
+        uid, [number("numerator", "나눌 수", 1, 24, 7), number("denominator", "나누는 수", 2, 4, 2),
+              select("use", "나눈 값을 쓰는 곳", _FRACTION_USES, "count")],
+        compute, title="나눗셈 결과를 쓰는 법", plot=False)
+
+
+_ATTACK_RESULT_BAND = {"miss": "muted", **_INJURY_BAND, "no_effect": "neutral"}
+_ATTACK_LABEL = {"miss": "빗나감 (성공 굴림 실패)", **_INJURY_LABEL}
+
+
+def attack_widget(uid: str = "tc-attack") -> LiveWidget:
+    """One attack from the success roll to the injury chart: a critical success adds +1 DICE to
+    the injury roll."""
+    armour_choices = {v: label for label, v in tc.ARMOUR.items()}
+
+    def compute(dice, armour, target_down):
+        roll = tc.success_odds(dice)
+        odds = tc.attack_odds(dice, armour, target_down)
+        base = 1 if target_down else 0
+        def how(net):
+            return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
+        text = (f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
+                f"대성공하면 {how(base + 1)} 굴립니다"
+                + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "") + ". "
+                f"성공 {fmt.prob(roll['success'])}, 대성공 {fmt.prob(roll['critical'])}.</p>"
+                + fmt.odds_table([(_ATTACK_LABEL[k], odds[k]) for k in tc.ATTACK_RESULTS],
+                                 "공격 한 번의 최종 결과 (부상 판정표는 보충 규칙)"))
+        bars = Bars(tuple(range(len(tc.ATTACK_RESULTS))), tuple(odds[k] for k in tc.ATTACK_RESULTS),
+                    tuple(_ATTACK_RESULT_BAND[k] for k in tc.ATTACK_RESULTS))
+        return Shown(text, bars)
+    return LiveWidget(
+        uid, [number("dice", "공격의 순 ±DICE", -2, 2, 0),
+              select("armour", "대상의 갑옷", armour_choices, 0),
+              toggle("target_down", "대상이 이미 중상")],
+        compute, title="공격 한 번: 성공 굴림에서 부상까지",
+        x_label="0 빗나감 · 1 효과 없음 · 2 경상 · 3 중상 · 4 전투 불능")
 
 
 def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
@@ -241,14 +316,14 @@ def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
     def compute(weapon_range, distance, cover, elevated):
         net = tc.ranged_dice(distance, weapon_range, cover, elevated)
         long_range = tc.ranged_band(distance, weapon_range).modifier < 0
-        notes = [n for n, on in (("원거리(사거리 절반 초과) −1", long_range), ("엄폐 −1", cover),
+        notes = [n for n, on in (("장거리(사거리 절반 초과) −1", long_range), ("엄폐 −1", cover),
                                  ("고지 +1", elevated)) if on]
         shown = _success_shown(net, 0)
-        head = f"<p>적용: {', '.join(notes) or '없음'} → 순 {fmt.signed(net)} DICE</p>"
+        head = f"<p>적용: {', '.join(notes) or '없음'} → {_dice_label(net)}</p>"
         return Shown(head + shown.html, shown.bars)
     return LiveWidget(
         uid, [select("weapon_range", "무기 사거리", ranges, 24),
               number("distance", "대상까지 거리 (인치)", 1, 36, 14),
-              toggle("cover", "대상이 엄폐 (cover)"), toggle("elevated", "2\" 넘게 높은 곳에서 (elevated)")],
+              toggle("cover", "대상이 엄폐"), toggle("elevated", "2\" 넘게 높은 곳에서")],
         compute, title="원거리 공격 보정 (보충 규칙)", x_label="굴림값 (합계)",
         legend=_SUCCESS_LEGEND)
