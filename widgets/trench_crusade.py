@@ -53,6 +53,23 @@ TRENCH_SHIELD = 1
 #: Blood markers a model must have spent at once for a bloodbath: normal / Down.
 BLOODBATH_COST = {"normal": 6, "down": 3}
 
+#: Where ±DICE come from: key → (situation, the roll it changes, DICE, basis). Markers give that
+#: many DICE per marker spent, up to the markers the model carries. Basis "원문" is the source
+#: digest; "보충" the official rules v1.x (supplementary, rules-notes).
+DICE_SOURCES: dict[str, tuple[str, str, int, str]] = {
+    "blood_action": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처의 행동", -1, "원문"),
+    "blood_injury": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처가 받는 부상 굴림", +1, "원문"),
+    "blessing_action": ("주인이 축복 표식을 씀 (표식 1개마다)", "그 미니어처의 행동", +1, "원문"),
+    "blessing_injury": ("주인이 축복 표식을 씀 (표식 1개마다)", "그 미니어처가 받는 부상 굴림", -1, "원문"),
+    "critical": ("공격의 성공 굴림이 대성공", "그 공격의 부상 굴림", +1, "원문 (크기 1은 보충)"),
+    "target_down": ("대상이 중상(Down)", "그 대상이 받는 부상 굴림", +1, "보충"),
+    "own_down": ("자신이 중상(Down)", "자기 행동", -1, "보충"),
+    "cover": ("대상이 엄폐", "원거리 공격", -1, "보충"),
+    "long_range": ("무기 사거리의 절반보다 멂", "원거리 공격", -1, "보충"),
+    "elevated": ('대상보다 2" 넘게 높은 곳에서 쏨', "원거리 공격", +1, "보충"),
+    "defended_obstacle": ("방어된 장애물 너머의 적", "근거리 공격", -1, "보충"),
+}
+
 
 def _check_dice(value: object) -> int:
     return require_int(value, "dice", "±DICE", -MAX_NET_DICE, MAX_NET_DICE)
@@ -290,7 +307,8 @@ def ranged_band(distance: object, weapon_range: object):
     >>> ranged_band(12, 24).modifier, ranged_band(13, 24).modifier
     (0, -1)
     """
-    return RangeBands.half_range(weapon_range, long_modifier=-1, unit='"').band(distance)
+    return RangeBands.half_range(weapon_range, long_modifier=DICE_SOURCES["long_range"][2],
+                                 unit='"').band(distance)
 
 
 def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
@@ -303,7 +321,8 @@ def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
     (-1, 0)
     """
     band = ranged_band(distance, weapon_range)
-    return band.modifier - int(bool(cover)) + int(bool(elevated))
+    return (band.modifier + DICE_SOURCES["cover"][2] * int(bool(cover))
+            + DICE_SOURCES["elevated"][2] * int(bool(elevated)))
 
 
 def roll_size(dice: int = 0, kept: int = 2) -> tuple[int, int]:
@@ -339,10 +358,10 @@ def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
     Fraction(1, 1)
     """
     roll = success_odds(dice)
-    extra = _check_dice(injury_dice) + (1 if bool(target_down) else 0)
+    extra = _check_dice(injury_dice) + (DICE_SOURCES["target_down"][2] if bool(target_down) else 0)
     out = dict.fromkeys(ATTACK_RESULTS, Fraction(0))
     out["miss"] = roll["failure"]
-    for key, bonus in (("success", 0), ("critical", 1)):
+    for key, bonus in (("success", 0), ("critical", DICE_SOURCES["critical"][2])):
         for result, p in injury_odds(_check_dice(extra + bonus), armour).items():
             out[result] += roll[key] * p
     return out
