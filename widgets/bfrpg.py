@@ -35,6 +35,12 @@ from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 PARTING_SHOT_BONUS = 2
 #: To-hit bonus of an attack from one of the defender's 3 rear squares (core rules).
 REAR_ATTACK_BONUS = 2
+#: To-hit penalty for shooting at a foe engaged in melee within 5 ft (core rules).
+INTO_MELEE_PENALTY = -5
+#: Cover and concealment (core rules): (share of the target hidden in %, to-hit penalty), from
+#: the least to the most hidden the core rules list; hard cover multiplies the penalty.
+COVER_PENALTY_RANGE: tuple[tuple[int, int], tuple[int, int]] = ((25, -1), (90, -4))
+HARD_COVER_FACTOR = 2
 
 
 # --- movement table ----------------------------------------------------------------------
@@ -642,7 +648,8 @@ def scene_rear_attackers(key: object) -> tuple[int, tuple[str, ...], tuple[str, 
 
 
 __all__ = [
-    "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "MOVEMENT_TABLE", "MovementRow", "OPTIONS_KO",
+    "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "INTO_MELEE_PENALTY", "COVER_PENALTY_RANGE",
+    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MovementRow", "OPTIONS_KO",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",
