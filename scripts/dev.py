@@ -41,6 +41,34 @@ def setup() -> None:
         run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", "requirements.txt")
         run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", ".")
         stamp.write_text(wanted)
+    setup_engine()
+
+
+def setup_engine() -> None:
+    """Install the in-page engine (npm package ``pyodide``, pinned in package-lock.json) with the
+    ordinary npm client; install Debian's nodejs/npm first when missing and we are root. Without
+    npm the book still builds: table answers work and the page says free values need this."""
+    lock = ROOT / "package-lock.json"
+    stamp = ROOT / "node_modules" / ".installed"
+    if stamp.exists() and stamp.read_text() == lock.read_text():
+        return
+    if not shutil.which("npm") and shutil.which("apt-get") and os.geteuid() == 0:
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        try:
+            run("apt-get", "update", "-qq", env=env)
+            run("apt-get", "install", "-y", "-qq", "nodejs", "npm", env=env)
+        except subprocess.CalledProcessError:
+            pass
+    if not shutil.which("npm"):
+        print("npm not found: the book builds without the in-page engine "
+              "(free values need `apt-get install nodejs npm`, then set up again)", flush=True)
+        return
+    try:
+        run("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
+    except subprocess.CalledProcessError:
+        print("npm ci failed: the book builds without the in-page engine", flush=True)
+        return
+    stamp.write_text(lock.read_text())
 
 
 def ensure_chromium() -> None:
@@ -60,8 +88,16 @@ def build() -> None:
     run(VENV / "bin" / "jupyter-book", "build", ".", "-W", "-n", "--keep-going")
 
 
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the types the in-page engine needs (module scripts, WebAssembly)."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".wasm": "application/wasm", ".json": "application/json"}
+
+
 def serve(port: int) -> None:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
+    handler = functools.partial(SiteHandler, directory=str(SITE))
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as httpd:
         print(f"\n책이 준비되었습니다 / The book is served at: http://127.0.0.1:{port}/\n"
               "(Ctrl+C to stop)", flush=True)

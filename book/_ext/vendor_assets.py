@@ -3,6 +3,8 @@
 page, so widgets work with no network. The version always equals the Python package's."""
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +14,13 @@ BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 HERE = Path(__file__).parent
 # JS twins of library algorithms (checked against Python in tests), e.g. widgets/js/grid_cost.js
 LIBRARY_JS = sorted((HERE.parent.parent / "widgets" / "js").glob("*.js"))
+# The in-page engine: the npm package `pyodide` (installed by scripts/dev.py with `npm ci`) and
+# the library's own Python files, shared by every page from _static/pyodide and _static/engine.
+ROOT = HERE.parent.parent
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json", "package.json")
+WORKER = ROOT / "widgets" / "js" / "engine-worker.mjs"
 
 
 def _versioned(name: str) -> str:
@@ -30,17 +39,62 @@ def _copy_assets(app, config):
     shutil.copyfile(HERE / "book.css", dest / "book.css")
     for js in LIBRARY_JS:
         shutil.copyfile(js, dest / js.name)
+    app.config.live_engine = _copy_engine(dest)
+
+
+def library_bundle() -> dict[str, str]:
+    """The ``widgets`` package as {relative path: text}: what the in-page engine imports."""
+    package = ROOT / "widgets"
+    files = sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".json", ".csv")
+                   and "__pycache__" not in p.parts)
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in files}
+
+
+def _copy_engine(dest: Path) -> dict:
+    """Copy Pyodide and the library bundle into the site; the page script's settings."""
+    if not all((PYODIDE / name).exists() for name in PYODIDE_FILES[:5]):
+        return {}  # no npm at set-up: table answers still work; the page says so in Korean
+    (dest / "pyodide").mkdir(exist_ok=True)
+    for name in PYODIDE_FILES:
+        source, target = PYODIDE / name, dest / "pyodide" / name
+        if source.exists() and (not target.exists() or target.stat().st_size != source.stat().st_size):
+            shutil.copyfile(source, target)
+    (dest / "engine").mkdir(exist_ok=True)
+    raw = json.dumps(library_bundle(), ensure_ascii=False, separators=(",", ":")).encode()
+    digest = hashlib.sha256(raw + WORKER.read_bytes()).hexdigest()[:12]
+    for old in (dest / "engine").glob("*"):
+        old.unlink()
+    (dest / "engine" / f"widgets-{digest}.json").write_bytes(raw)
+    (dest / "engine" / f"engine-worker-{digest}.mjs").write_bytes(WORKER.read_bytes())
+    return {"bundle": f"engine/widgets-{digest}.json", "worker": f"engine/engine-worker-{digest}.mjs",
+            "pyodide": "pyodide/"}
 
 
 def _add_assets(app):
     for name in BOKEH_FILES:
         app.add_js_file(_versioned(name), priority=200)
     app.add_css_file("book.css", priority=200)
+    # settings for widgets/js/live.js (data only): where the engine's files are
+    app.add_js_file(None, body="window.LiveBookConfig = " + json.dumps(app.config.live_engine) + ";",
+                    priority=205)
     for js in LIBRARY_JS:
         app.add_js_file(js.name, priority=210)
 
 
+def _drop_thebe(app, pagename, templatename, context, doctree):
+    """Jupyter Book always loads sphinx-thebe, which declares THEBE_JS_URL twice (a page error)
+    and names a CDN; the book runs no remote kernels, so its files are left off every page."""
+    def thebe(asset) -> bool:
+        text = str(asset) + str(getattr(asset, "attributes", {}).get("body", ""))
+        return "thebe" in text.lower()
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key] = [a for a in context[key] if not thebe(a)]
+
+
 def setup(app):
+    app.add_config_value("live_engine", {}, "html")
+    app.connect("html-page-context", _drop_thebe, priority=100)
     app.connect("config-inited", _copy_assets)
     app.connect("builder-inited", _add_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,327 @@
+/* Live widgets on the built book: embed each widget when it nears the viewport, answer a
+ * control change from the widget's table of first answers at once, and send any other value
+ * to the in-page engine (the project's own Python library running in a module Web Worker).
+ *
+ * No rules math lives here: this file only builds lookup keys, moves values between a slider
+ * and its number box, and shows what the table or the engine returns.
+ *
+ * Page API (used by the tests and other page scripts):
+ *   LiveBook.embedAll()            -> Promise: every widget on the page embedded
+ *   LiveBook.values(uid)           -> {control name: raw value} as the page would send it
+ *   LiveBook.set(uid, values)      -> Promise: set controls (raw values), answer, resolve when shown
+ *   LiveBook.settled(uid)          -> Promise: resolves when the widget's latest change is shown
+ *   LiveBook.engineState()         -> "off" | "booting" | "ready" | "failed" | "absent"
+ *   LiveBook.ask(origin, values)   -> Promise of the engine's raw answer (tests)
+ *   "live:answer" event on the .live-widget element after every shown answer
+ *       (detail: {uid, values, source: "table" | "engine"}); "live:error" likewise.
+ */
+(function () {
+  "use strict";
+
+  const here = document.currentScript ? document.currentScript.src : "";
+  const config = window.LiveBookConfig || {};
+  const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+  const TEXT = {
+    booting: "표에 없는 값이라 계산 엔진을 불러오고 있습니다. 처음 한 번만 몇 초 걸립니다…",
+    computing: "계산하는 중…",
+    absent: "⚠ 이 값은 미리 계산해 둔 표에 없습니다. 이 사이트에는 직접 계산하는 기능이 " +
+      "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다.",
+    failed: "⚠ 계산 엔진을 불러오지 못했습니다. 페이지를 새로 고친 뒤 다시 해 보세요. " +
+      "표에 있는 값은 그대로 답합니다.",
+  };
+  const widgets = {};
+  let engine = null;
+
+  function assetURL(path) {
+    return new URL(path, here || document.baseURI).href;
+  }
+
+  // --- widgets ---------------------------------------------------------------------
+  function register(el) {
+    const uid = el.dataset.live;
+    if (!uid || widgets[uid] || !el.querySelector("script.live-data")) return;
+    const data = JSON.parse(el.querySelector("script.live-data").textContent);
+    const st = {
+      uid, el, data, doc: null, embedding: null, seq: 0, shownSeq: 0, syncing: false,
+      raw: {}, waiters: [],
+    };
+    widgets[uid] = st;
+    el.addEventListener("pointerdown", startEngineSoon, {passive: true});
+    el.addEventListener("keydown", startEngineSoon, {passive: true});
+    el.addEventListener("focusin", startEngineSoon, {passive: true});
+  }
+
+  function embed(st) {
+    if (st.embedding) return st.embedding;
+    const item = JSON.parse(st.el.querySelector("script.live-doc").textContent);
+    const mount = st.el.querySelector(".live-mount");
+    mount.id = "live-mount-" + st.el.dataset.table;
+    mount.textContent = "";
+    st.embedding = Promise.resolve(window.Bokeh.embed.embed_item(item, mount.id)).then(() => {
+      st.doc = window.Bokeh.documents[window.Bokeh.documents.length - 1];
+      for (const doc of window.Bokeh.documents) {
+        if (doc.get_model_by_name(st.uid + "-out")) st.doc = doc;
+      }
+      st.data.names.forEach((name, i) => {
+        const kind = st.data.kinds[i];
+        if (kind === "number") st.raw[name] = model(st, name + "-box").value;
+      });
+      return st;
+    });
+    return st.embedding;
+  }
+
+  function model(st, name) {
+    return st.doc ? st.doc.get_model_by_name(st.uid + "-" + name) : null;
+  }
+
+  function embedAll() {
+    return Promise.all(Object.values(widgets).map(embed));
+  }
+
+  function observe() {
+    const els = Array.from(document.querySelectorAll(".live-widget[data-live]"));
+    els.forEach(register);
+    if (!("IntersectionObserver" in window)) {
+      embedAll();
+      return;
+    }
+    const io = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        io.unobserve(e.target);
+        const st = widgets[e.target.dataset.live];
+        if (st) embed(st);
+      }
+    }, {rootMargin: "600px 0px"});
+    els.forEach((el) => io.observe(el));
+  }
+
+  // --- values and keys -------------------------------------------------------------
+  function values(uid) {
+    const st = widgets[uid];
+    const out = {};
+    st.data.names.forEach((name, i) => {
+      const kind = st.data.kinds[i];
+      const m = model(st, name);
+      if (kind === "number") out[name] = st.raw[name];
+      else if (kind === "toggle") out[name] = m.active ? "1" : "0";
+      else out[name] = m.value;
+    });
+    return out;
+  }
+
+  function keyOf(kind, raw) {
+    if (kind !== "number") return String(raw);
+    const text = String(raw);
+    return NUMBER.test(text) ? String(Number(text)) : "\u0000" + text;
+  }
+
+  function tableEntry(st, vals) {
+    const key = st.data.names.map((n, i) => keyOf(st.data.kinds[i], vals[n])).join("|");
+    const ref = st.data.keys[key];
+    if (ref === undefined) return null;
+    const entry = {h: st.data.h[ref[0]]};
+    if (ref[1] >= 0) Object.assign(entry, st.data.b[ref[1]]);
+    else entry.x = null;
+    return entry;
+  }
+
+  // --- control changes -------------------------------------------------------------
+  function changed(uid, obj) {
+    const st = widgets[uid];
+    if (!st || st.syncing || !st.doc) return;
+    const name = (obj.name || "").slice(uid.length + 1);
+    if (name.endsWith("-box")) {
+      const control = name.slice(0, -4);
+      const text = obj.value_input !== undefined ? obj.value_input : obj.value;
+      st.raw[control] = text;
+      const slider = model(st, control);
+      if (slider && NUMBER.test(text)) {
+        const n = Number(text);
+        if (n >= slider.start && n <= slider.end && n !== slider.value) sync(st, () => { slider.value = n; });
+      }
+    } else if (st.data.names.includes(name) && st.data.kinds[st.data.names.indexOf(name)] === "number") {
+      const text = String(obj.value);
+      st.raw[name] = text;
+      const box = model(st, name + "-box");
+      if (box) sync(st, () => { box.value = text; box.value_input = text; });
+    }
+    request(st);
+  }
+
+  function sync(st, fn) {
+    st.syncing = true;
+    try { fn(); } finally { st.syncing = false; }
+  }
+
+  function request(st) {
+    const vals = values(st.uid);
+    const seq = ++st.seq;
+    const entry = tableEntry(st, vals);
+    if (entry) {
+      show(st, seq, entry, vals, "table");
+      return;
+    }
+    if (!config.bundle) {
+      status(st, TEXT.absent, true);
+      finish(st, seq, "live:error", vals);
+      return;
+    }
+    const wasReady = engineState() === "ready";
+    if (!wasReady) status(st, engineState() === "failed" ? TEXT.failed : TEXT.booting, false);
+    else setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) status(st, TEXT.computing, false); }, 150);
+    ask(st.data.origin, vals).then((answer) => {
+      if (seq !== st.seq) return;            // a newer change was made: drop this late answer
+      if (answer.error !== undefined) {
+        status(st, "⚠ " + answer.error, true);
+        finish(st, seq, "live:error", vals);
+      } else {
+        show(st, seq, answer, vals, "engine");
+      }
+    }, () => {
+      if (seq !== st.seq) return;
+      status(st, TEXT.failed, true);
+      finish(st, seq, "live:error", vals);
+    });
+  }
+
+  function show(st, seq, entry, vals, source) {
+    const out = model(st, "out");
+    out.text = entry.h;
+    status(st, "", false);
+    const bars = model(st, "bars");
+    if (bars) {
+      if (!entry.x) {
+        bars.data = {x: [], y: [], c: [], t: []};
+      } else {
+        bars.data = {x: entry.x, y: entry.y, c: entry.c, t: entry.t};
+        const plot = model(st, "plot");
+        plot.x_range.start = Math.min(...entry.x) - 0.6;
+        plot.x_range.end = Math.max(...entry.x) + 0.6;
+        plot.y_range.end = (Math.max(...entry.y) * 1.15) || 1;
+      }
+    }
+    finish(st, seq, "live:answer", vals, source);
+  }
+
+  function status(st, text, isError) {
+    const div = model(st, "status");
+    if (!div) return;
+    div.text = text ? '<p class="' + (isError ? "widget-error" : "live-wait") + '">' +
+      escapeHTML(text) + "</p>" : "";
+  }
+
+  function escapeHTML(text) {
+    return String(text).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+  }
+
+  function finish(st, seq, type, vals, source) {
+    st.shownSeq = seq;
+    st.el.dispatchEvent(new CustomEvent(type, {detail: {uid: st.uid, values: vals, source}}));
+    const waiters = st.waiters;
+    st.waiters = [];
+    waiters.forEach((w) => w(type));
+  }
+
+  function settled(uid) {
+    const st = widgets[uid];
+    if (!st) return Promise.reject(new Error("no widget " + uid));
+    if (st.shownSeq === st.seq) return Promise.resolve("live:answer");
+    return new Promise((resolve) => st.waiters.push(resolve));
+  }
+
+  function set(uid, vals) {
+    const st = widgets[uid];
+    if (!st) return Promise.reject(new Error("no widget " + uid));
+    return embed(st).then(() => {
+      sync(st, () => {
+        st.data.names.forEach((name, i) => {
+          if (!(name in vals)) return;
+          const kind = st.data.kinds[i];
+          const raw = String(vals[name]);
+          const m = model(st, name);
+          if (kind === "toggle") m.active = raw === "1" || raw === "true";
+          else if (kind === "select") m.value = raw;
+          else {
+            st.raw[name] = raw;
+            const box = model(st, name + "-box");
+            box.value = raw;
+            box.value_input = raw;
+            if (NUMBER.test(raw) && Number(raw) >= m.start && Number(raw) <= m.end) m.value = Number(raw);
+          }
+        });
+      });
+      startEngineSoon();
+      request(st);
+      return settled(uid);
+    });
+  }
+
+  // --- the engine --------------------------------------------------------------------
+  function startEngineSoon() {
+    if (!engine && config.bundle) startEngine();
+  }
+
+  function startEngine() {
+    const url = new URL(assetURL(config.worker));
+    url.searchParams.set("bundle", assetURL(config.bundle));
+    url.searchParams.set("pyodide", assetURL(config.pyodide));
+    const e = {state: "booting", worker: null, next: 1, pending: new Map(), started: performance.now(), bootMs: null};
+    engine = e;
+    try {
+      e.worker = new Worker(url.href, {type: "module"});
+    } catch (err) {
+      e.state = "failed";
+      return e;
+    }
+    e.worker.onmessage = (msg) => {
+      const m = msg.data;
+      if (m.type === "ready") {
+        e.state = "ready";
+        e.bootMs = performance.now() - e.started;
+      } else if (m.type === "failed") {
+        e.state = "failed";
+        e.pending.forEach(([, reject]) => reject(new Error(m.error)));
+        e.pending.clear();
+      } else if (m.type === "answer") {
+        const p = e.pending.get(m.id);
+        e.pending.delete(m.id);
+        if (p) p[0](m.answer);
+      }
+    };
+    e.worker.onerror = (ev) => {
+      ev.preventDefault();
+      e.state = "failed";
+      e.pending.forEach(([, reject]) => reject(new Error("engine failed")));
+      e.pending.clear();
+    };
+    return e;
+  }
+
+  function ask(origin, vals) {
+    const e = engine || startEngine();
+    if (e.state === "failed") return Promise.reject(new Error("engine failed"));
+    const id = e.next++;
+    return new Promise((resolve, reject) => {
+      e.pending.set(id, [resolve, reject]);
+      e.worker.postMessage({type: "ask", id, request: JSON.stringify({origin, values: vals})});
+    });
+  }
+
+  function engineState() {
+    if (!config.bundle) return "absent";
+    return engine ? engine.state : "off";
+  }
+
+  function engineBootMs() {
+    return engine ? engine.bootMs : null;
+  }
+
+  window.LiveBook = {
+    changed, embedAll, values, set, settled, ask, engineState, engineBootMs,
+    startEngine: startEngineSoon,
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
+  else observe();
+})();

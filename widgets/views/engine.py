@@ -1,0 +1,40 @@
+"""The in-page engine's entry point: the same library answering in the reader's browser.
+
+The page script sends a widget's :attr:`~widgets.views.live.LiveWidget.origin` and the raw
+control values (typed text, menu keys, switch states) as JSON; :func:`answer` rebuilds that
+widget once, calls its pure ``compute`` and returns what the page shows, in the same form as
+the page's table of first answers. Nothing here imports Bokeh, ipywidgets or numpy.
+"""
+from __future__ import annotations
+
+import json
+
+from .live import LiveWidget, rebuild
+
+_WIDGETS: dict[str, LiveWidget] = {}
+
+
+def answer(request: str) -> str:
+    """JSON request ``{"origin": …, "values": {name: raw}}`` → JSON answer (an entry with
+    ``h`` and, for plots, ``x y c t``; or ``{"error": Korean message}``).
+
+    >>> from widgets.views.generic import dice_pool_widget
+    >>> origin = dice_pool_widget().origin
+    >>> reply = answer(json.dumps({"origin": origin,
+    ...                            "values": {"count": "40", "sides": "6", "keep": "high2"}}))
+    >>> json.loads(reply)["t"][-1].endswith("(99.39%)")
+    True
+    """
+    try:
+        req = json.loads(request)
+        origin, values = req["origin"], req["values"]
+        if not isinstance(values, dict):
+            raise ValueError("values must be an object")
+        key = json.dumps(origin, sort_keys=True)
+        widget = _WIDGETS.get(key)
+        if widget is None:
+            widget = _WIDGETS[key] = rebuild(origin)
+        result = widget.answer(values)
+    except (KeyError, TypeError, ValueError, ImportError, AttributeError) as err:
+        result = {"error": f"요청을 처리할 수 없습니다 ({type(err).__name__})."}
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,143 @@
+"""The built site's renderer of a live widget: Bokeh controls, output and plot.
+
+Each number control is a box (any value) with a slider beside it. The page carries a small table
+of first answers (:meth:`~widgets.views.live.LiveWidget.page_table`) and the widget's origin; the
+page script ``widgets/js/live.js`` shows a table answer at once and sends any other value to the
+in-page engine, which runs this same library. The Bokeh document is embedded only when the widget
+scrolls near the viewport, so a long chapter loads like a plain page.
+"""
+from __future__ import annotations
+
+import hashlib
+import html as html_lib
+import json
+
+_DIV_CSS = """
+table.odds { border-collapse: collapse; margin: 0.3em 0; font-variant-numeric: tabular-nums; }
+table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
+table.odds caption { text-align: left; font-weight: bold; }
+.widget-error { color: #b00020; font-weight: bold; }
+"""
+
+#: The page script's entry point, called by every control (the logic lives in widgets/js/live.js).
+_CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
+
+
+def bokeh_layout(widget, table_id: str):
+    """Bokeh controls, status line, output Div and plot of a widget (models named
+    ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status``, ``{uid}-out``,
+    ``{uid}-bars``, ``{uid}-plot``: the page script finds them by these names)."""
+    from bokeh.layouts import column, row
+    from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
+                              Range1d, Select, Slider, Switch, TextInput)
+    from bokeh.plotting import figure
+
+    first = widget.entry(widget.shown(**widget.defaults()))
+    uid = widget.uid
+    callback = CustomJS(args=dict(uid=uid), code=_CHANGED)
+    children = []
+    for c in widget.controls:
+        name = f"{uid}-{c.name}"
+        if c.kind == "number":
+            box = TextInput(title=c.label, value=c.key(c.default), name=f"{name}-box",
+                            width=130, css_classes=["live-box"])
+            step = (c.options[1] - c.options[0]) if len(c.options) > 1 else 1
+            slider = Slider(title="", show_value=False, start=c.options[0], end=c.options[-1],
+                            step=step, value=c.default, name=name, sizing_mode="stretch_width",
+                            css_classes=["live-slider"])
+            box.js_on_change("value_input", callback)
+            box.js_on_change("value", callback)
+            slider.js_on_change("value", callback)
+            children.append(row(box, slider, sizing_mode="stretch_width", name=f"{name}-row"))
+        elif c.kind == "select":
+            model = Select(title=c.label, value=c.key(c.default), name=name,
+                           options=[(c.key(v), lab) for v, lab in zip(c.options, c.option_labels)])
+            model.js_on_change("value", callback)
+            children.append(model)
+        else:
+            switch = Switch(active=bool(c.default), name=name)
+            switch.js_on_change("active", callback)
+            children.append(row(switch, Div(text=html_lib.escape(c.label)), name=f"{name}-row"))
+    children.append(Div(text="", name=f"{uid}-status", sizing_mode="stretch_width",
+                        css_classes=["live-status"]))
+    children.append(Div(text=first["h"], name=f"{uid}-out", sizing_mode="stretch_width",
+                        css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)]))
+    if widget.plot and "x" in first:
+        source = ColumnDataSource({k: first[k] for k in "xyct"}, name=f"{uid}-bars")
+        xr = Range1d(min(first["x"]) - 0.6, max(first["x"]) + 0.6)
+        yr = Range1d(0, max(first["y"]) * 1.15 or 1)
+        fig = figure(height=240, sizing_mode="stretch_width", x_range=xr, y_range=yr,
+                     x_axis_label=widget.x_label, y_axis_label=widget.y_label,
+                     toolbar_location=None, tools="", name=f"{uid}-plot")
+        fig.vbar(x="x", top="y", width=0.8, color="c", source=source)
+        fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")]))
+        fig.xaxis.minor_tick_line_color = None
+        children.append(fig)
+        if widget.legend:
+            children.append(Div(text=widget.legend_html(), name=f"{uid}-legend"))
+    return column(*children, sizing_mode="stretch_width", name=f"{uid}-root")
+
+
+def page_data(widget) -> dict:
+    """What the page script needs besides the Bokeh document: control names and kinds, the
+    origin for the engine, and the first-answer table with each distinct text and bar set
+    stored once (``h``: texts, ``b``: bar sets, ``keys``: key → [text index, bars index or -1]).
+
+    >>> from widgets.views.generic import dice_pool_widget
+    >>> data = page_data(dice_pool_widget())
+    >>> data["names"], data["kinds"], data["origin"]["factory"]
+    (['count', 'sides', 'keep'], ['number', 'select', 'select'], 'dice_pool_widget')
+    """
+    packed = _packed(widget.page_table())
+    return {"uid": widget.uid, "names": [c.name for c in widget.controls],
+            "labels": [c.label for c in widget.controls],
+            "kinds": [c.kind for c in widget.controls], "origin": widget.origin, **packed}
+
+
+def static_html(widget) -> str:
+    """The widget's html on the built site: a placeholder showing the default answer, the
+    Bokeh document and the page data, each in its own ``application/json`` element (plain
+    UTF-8: inside Bokeh's JSON every Korean character would cost 7 bytes instead of 3)."""
+    from bokeh.embed import json_item
+    data = page_data(widget)
+    table_id = f"{widget.uid}-{_digest(data)}"
+    doc = json_item(bokeh_layout(widget, table_id))
+    first = widget.entry(widget.shown(**widget.defaults()))
+    title = f'<p class="live-title">{html_lib.escape(widget.title)}</p>' if widget.title else ""
+    return (f'<div class="live-widget" data-live="{widget.uid}" data-table="{table_id}">{title}'
+            f'<div class="live-mount"><div class="live-placeholder">{first["h"]}</div></div>'
+            f'<script type="application/json" class="live-doc">{_json(doc)}</script>'
+            f'<script type="application/json" class="live-data">{_json(data)}</script></div>')
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _packed(table: dict[str, dict]) -> dict:
+    """A table with each distinct text and each distinct bar set stored once.
+
+    >>> _packed({"a": {"h": "x"}, "b": {"h": "x"}})
+    {'h': ['x'], 'b': [], 'keys': {'a': [0, -1], 'b': [0, -1]}}
+    """
+    texts: dict[str, int] = {}
+    bars: dict[str, int] = {}
+    bar_list: list[dict] = []
+    keys = {}
+    for key, entry in table.items():
+        hi = texts.setdefault(entry["h"], len(texts))
+        bi = -1
+        if "x" in entry:
+            plot = {k: entry[k] for k in "xyct"}
+            sig = json.dumps(plot, sort_keys=True)
+            if sig not in bars:
+                bars[sig] = len(bar_list)
+                bar_list.append(plot)
+            bi = bars[sig]
+        keys[key] = [hi, bi]
+    return {"h": list(texts), "b": bar_list, "keys": keys}
+
+
+def _digest(data: dict) -> str:
+    raw = json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(raw).hexdigest()[:12]
