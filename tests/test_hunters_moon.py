@@ -163,11 +163,25 @@ def test_flying_threat_takes_five_less_unless_anti_air(power, paragraph, durabil
                                **kwargs) == unreduced
 
 
-@pytest.mark.parametrize("power,durability", [(1, 3), (1, 5), (4, 9)])
-def test_diving_attacker_auto_hits_without_special(power, durability):
-    odds = hm.destroy_odds(-5, 20, power, 2, durability, attacker_diving=True)
-    assert (odds.hit, odds.critical) == (1, 0)
-    assert odds.destroy == (power + 2 >= durability)
+@pytest.mark.parametrize("might,defence", [(-5, 20), (2, 9), (4, 7)])
+@pytest.mark.parametrize("power,durability", [(1, 3), (1, 5), (4, 9), (3, 5)])
+@pytest.mark.parametrize("pursuit", [False, True])
+def test_diving_attacker_takes_the_better_of_auto_hit_and_rolling(might, defence, power,
+                                                                  durability, pursuit):
+    """The source says a diving attacker *may* auto-hit: switching diving on never lowers the
+    chance to destroy, and an auto-hit (no dice) has no critical."""
+    odds = hm.destroy_odds(might, defence, power, 2, durability, attacker_diving=True,
+                           pursuit=pursuit)
+    rolled = brute_destroy(might, defence, power, 2, durability, pursuit=pursuit)
+    extra = FACES if pursuit else [0]
+    auto = Fraction(sum(power + 2 + d >= durability for d in extra), len(extra))
+    assert odds.destroy == max(auto, rolled[2])
+    assert odds.destroy >= hm.destroy_odds(might, defence, power, 2, durability,
+                                           pursuit=pursuit).destroy
+    if auto >= rolled[2]:
+        assert (odds.hit, odds.critical, odds.auto_hit) == (1, 0, True)
+    else:
+        assert (odds.hit, odds.critical, odds.destroy) == rolled and not odds.auto_hit
     # both diving: back to the ordinary check
     both = hm.destroy_odds(-5, 20, power, 2, durability, attacker_diving=True, threat_diving=True)
     assert both == hm.destroy_odds(-5, 20, power, 2, durability)
@@ -317,3 +331,47 @@ def test_combat_course(ambush, life_melee, pursued, life_end):
     final = life_end if "pursuit" in course.rounds else life_melee
     assert course.pcs_win == (final == 0)
     assert course.spoils_rolls == (3 if final == 0 else 0)
+
+
+@pytest.mark.parametrize("might,defence,power,paragraph,doom",
+                         grid([0, 2, 5], [7, 9, 12], [1, 4], [1, 3, 6], [0, 2]))
+def test_body_attack_damage_matches_enumeration(might, defence, power, paragraph, doom):
+    counts: Counter = Counter()
+    bonus = 0 if paragraph == 6 else paragraph
+    for a, b in itertools.product(FACES, FACES):
+        result = brute_outcome(a, b, might, defence)
+        if result in ("fumble", "failure"):
+            counts[0] += 1
+        else:
+            counts[power + bonus + doom + (a + b + might if result == "special" else 0)] += 1
+    expected = {v: Fraction(n, 36) for v, n in counts.items()}
+    assert hm.body_attack_damage(might, defence, power, paragraph, doom).probabilities() == \
+        dict(sorted(expected.items()))
+
+
+def test_body_attack_in_pursuit_adds_a_die():
+    loss = hm.body_attack_damage(2, 9, 3, 3, pursuit=True)
+    assert loss.probability(0) == hm.check_odds(2, 9)["failure"] + hm.check_odds(2, 9)["fumble"]
+    assert sum(loss.probabilities().values()) == 1 and loss.max == 3 + 3 + 6 + 12 + 2
+
+
+@pytest.mark.parametrize("modifier,target", grid([-3, 0, 2, 6], [5, 9, 13]))
+def test_check_outcome_agrees_with_check_odds(modifier, target):
+    counts = Counter(hm.check_outcome(a + b, modifier, target) for a, b in itertools.product(FACES, FACES))
+    assert {k: Fraction(counts[k], 36) for k in OUTCOMES} == hm.check_odds(modifier, target)
+
+
+def test_interference_needs_every_condition():
+    for same, earlier, areas in itertools.product([False, True], [False, True], range(5)):
+        ok, why = hm.can_interfere(same, earlier, areas)
+        assert ok == (same and earlier and areas == 4)
+        assert (why == "") == ok
+
+
+def test_combat_ends_the_moment_the_body_falls():
+    assert hm.combat_course(False, 0, False, 0, 2, fell_in_first_round=True).rounds == \
+        ("recon", "melee1")
+    assert hm.combat_course(False, 0, False, 0, 2).rounds == ("recon", "melee1", "melee2")
+    # the flag only matters when the body did fall in the melee rounds
+    assert hm.combat_course(False, 3, False, 0, 2, fell_in_first_round=True).rounds == \
+        ("recon", "melee1", "melee2")

@@ -7,6 +7,8 @@ import itertools
 import pytest
 
 from widgets import hunters_moon as hm
+from widgets.dice import dice_sum
+from widgets.views.live import BAND_COLORS
 from widgets.views import format as fmt
 from widgets.views import hunters_moon as views
 from widget_checks import check_static_table
@@ -36,7 +38,10 @@ def test_check_entries_equal_the_library():
         for key in hm.OUTCOMES:
             assert f"{hm.OUTCOME_KO[key]}</th><td>{esc(fmt.prob(odds[key]))}" in entry["h"]
         assert esc(fmt.prob(hm.success_chance(odds))) in entry["h"]
-        assert entry["t"] == [fmt.prob(odds[k]) for k in hm.OUTCOMES]
+        two = dice_sum(2, 6).probabilities()
+        assert entry["x"] == list(two) and entry["t"] == [fmt.prob(p) for p in two.values()]
+        colours = {k: BAND_COLORS[b] for k, b in views._OUTCOME_BAND.items()}
+        assert entry["c"] == [colours[hm.check_outcome(raw, mod, target)] for raw in two]
 
 
 def test_plot_entries_equal_the_library():
@@ -88,8 +93,16 @@ def test_defence_interfere_and_recon_entries():
         odds = hm.defence_odds(ability, attack)
         assert entry["t"] == [fmt.prob(odds[k]) for k in hm.OUTCOMES]
         assert f"데미지 <b>{hm.threat_damage(power, doom).min}</b>" in entry["h"]
-    table = views.interfere_widget().static_table()
-    assert esc(fmt.prob(hm.success_chance(hm.defence_odds(3, 10)))) in table["3|10"]["h"]
+    widget = views.interfere_widget()
+    table = widget.static_table()
+    for combo in itertools.product(*(c.options for c in widget.controls)):
+        same, earlier, areas, ability, attack = combo
+        entry = table["|".join(c.key(v) for c, v in zip(widget.controls, combo))]["h"]
+        ok, why = hm.can_interfere(same, earlier, areas)
+        if ok:
+            assert esc(fmt.prob(hm.success_chance(hm.defence_odds(ability, attack)))) in entry
+        else:
+            assert "방해할 수 없습니다" in entry and why in entry
     table = views.recon_widget().static_table()
     for brain, target, level in itertools.product(range(0, 5), range(6, 12), range(1, 6)):
         entry = table[f"{brain}|{target}|{level}"]
@@ -123,10 +136,14 @@ def test_status_entries_equal_the_library():
             odds = hm.destroy_odds(s["might"], s["defence"], s["weapon_power"], paragraph,
                                    s["durability"], **kw)
             key = "|".join([str(paragraph)] + ["1" if f else "0" for f in flags])
-            row = f"<th>격파</th><td>{fmt.prob(hm.destroy_odds(s['might'], s['defence'], s['weapon_power'], paragraph, s['durability']).destroy)}</td><td>{fmt.prob(odds.destroy)}</td>"
+            base = hm.destroy_odds(s['might'], s['defence'], s['weapon_power'], paragraph,
+                                   s['durability']).destroy
+            row = (f"<th>격파</th><td>{fmt.prob(base)}</td><td>{fmt.prob(odds.destroy)}</td>"
+                   if any(flags) else f"<th>격파</th><td>{fmt.prob(base)}</td></tr>")
             assert row in table[key]["h"], key
             assert ("자동명중" in table[key]["h"]) == hm.diving_auto_hit(kw["attacker_diving"],
                                                                       kw["threat_diving"])
+            assert ("자동명중을 고름" in table[key]["h"]) == odds.auto_hit
     d = views.STATUS_DEFENCE
     table = views.status_defence_widget().static_table()
     for power in (4, 6, 8, 10):
@@ -138,15 +155,27 @@ def test_status_entries_equal_the_library():
             entry = table[key]["h"]
             assert esc(fmt.prob(odds["failure"] + odds["fumble"])) in entry
             assert f"데미지 <b>{dmg.min}</b>" in entry
-            assert ("1~6 (평균 7/2)" in entry) == pcb
+            assert (views.dist_text(hm.bound_round_end_loss()) in entry) == pcb
 
 
 def test_end_entries_follow_the_rules():
-    table = views.end_widget().static_table()
-    assert "PC 승리" in table["0|0|0|0|3"]["h"] and "3번" in table["0|0|0|0|3"]["h"]
-    assert "PC 패배" in table["0|1|0|0|3"]["h"]
-    assert "추격 라운드" in table["0|1|1|0|3"]["h"] and "PC 승리" in table["0|1|1|0|3"]["h"]
-    assert "PC 패배" in table["1|1|1|1|2"]["h"] and "정찰" not in table["1|1|1|1|2"]["h"]
+    widget = views.end_widget()
+    table = widget.static_table()
+    names = {"recon": "정찰 라운드", "melee1": "난전 1라운드", "melee2": "난전 2라운드",
+             "pursuit": "추격 라운드"}
+    for ambush, fell, pursue, life_end, level in itertools.product(
+            *(c.options for c in widget.controls)):
+        entry = table["|".join(c.key(v) for c, v in zip(
+            widget.controls, (ambush, fell, pursue, life_end, level)))]["h"]
+        course = hm.combat_course(ambush, 0 if fell != "none" else 1, pursue, life_end, level,
+                                  fell_in_first_round=fell == "melee1")
+        progress = entry.split("</p>")[0]
+        assert [k for k, name in names.items() if name in progress] == list(course.rounds)
+        assert ("PC 승리" in entry) == course.pcs_win
+        if course.pcs_win:
+            assert f"{level}번" in entry
+    # the body falling in the first melee round ends combat there: no second round
+    assert "난전 2라운드" not in table["0|melee1|0|0|3"]["h"].split("</p>")[0]
 
 
 def test_worked_examples_and_status_table_come_from_the_library():
@@ -188,3 +217,14 @@ def test_mime_bundle_carries_widget_view_html_and_text():
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert 'data-live="hm-plot"' in bundle["text/html"]
     assert f"데미지 {hm.pc_damage(3, 3).min}" in bundle["text/plain"]
+
+
+def test_body_attack_entries_equal_the_library():
+    widget = views.body_attack_widget()
+    table = widget.static_table()
+    for combo in itertools.product(*(c.options for c in widget.controls)):
+        entry = table["|".join(map(str, combo))]
+        loss = hm.body_attack_damage(*combo)
+        assert entry["x"] == list(loss.probabilities())
+        assert entry["t"] == [fmt.prob(p) for p in loss.probabilities().values()]
+        assert esc(fmt.prob(loss.probability(0))) in entry["h"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
@@ -237,6 +238,7 @@ class DestroyOdds:
     destroy: Fraction        # hit and damage ≥ 【내구도】 (격파)
     body_loss: int           # 본체 【생명력】 lost when destroyed = the threat's 【내구도】
     expected_body_loss: Fraction
+    auto_hit: bool = False   # a diving attacker chose the auto-hit over rolling
 
 
 def destroy_odds(might: int, defence: int, weapon_power: int, paragraph: int, durability: int,
@@ -250,7 +252,13 @@ def destroy_odds(might: int, defence: int, weapon_power: int, paragraph: int, du
     Hit check (working model): 2D6 + ``might`` (【무용】) + ``modifier`` ≥ 【방어치】. On a special
     the damage gains the achievement value (12 + modifiers) and ``critical_extra``. 포박 gives
     the attacker −1 and the threat −1 【방어치】; 비행 on the threat takes 5 off non-대공 damage;
-    a diving attacker against a non-diving threat auto-hits (no dice, so no special).
+    a diving attacker against a non-diving threat *may* auto-hit (no dice, so no special — a
+    reading): it does so only when that destroys at least as often as rolling (``auto_hit``).
+
+    >>> destroy_odds(1, 9, 2, 1, 4, attacker_diving=True).destroy   # rolling keeps the 1/36
+    Fraction(1, 36)
+    >>> destroy_odds(1, 9, 2, 3, 4, attacker_diving=True).auto_hit
+    True
 
     >>> odds = destroy_odds(1, 9, 2, 1, 4)
     >>> odds.hit, odds.destroy, odds.body_loss
@@ -271,21 +279,23 @@ def destroy_odds(might: int, defence: int, weapon_power: int, paragraph: int, du
         raw = pc_damage(weapon_power, paragraph, doom_stage, achievement, pursuit, critical_extra)
         return flying_damage(raw, threat_flying, anti_air, attacker_flying)
 
-    if diving_auto_hit(attacker_diving, threat_diving):
-        hit, critical, destroy = Fraction(1), Fraction(0), dealt(None).at_least(durability)
-    else:
-        plain_destroy = dealt(None).at_least(durability)
-        hit = critical = destroy = Fraction(0)
-        for raw, weight in _TWO_D6.weights.items():
-            p = Fraction(weight, _TWO_D6.total)
-            result = _outcome(raw, total_mod, defence)
-            if result == "success":
-                hit += p
-                destroy += p * plain_destroy
-            elif result == "special":
-                hit += p
-                critical += p
-                destroy += p * dealt(raw + total_mod).at_least(durability)
+    plain_destroy = dealt(None).at_least(durability)
+    hit = critical = destroy = Fraction(0)
+    for raw, weight in _TWO_D6.weights.items():
+        p = Fraction(weight, _TWO_D6.total)
+        result = _outcome(raw, total_mod, defence)
+        if result == "success":
+            hit += p
+            destroy += p * plain_destroy
+        elif result == "special":
+            hit += p
+            critical += p
+            destroy += p * dealt(raw + total_mod).at_least(durability)
+    # 잠수 lets the attacker auto-hit ("할 수 있습니다"): an option, so the attacker takes it only
+    # when it destroys at least as often as rolling (an auto-hit has no special, so no critical).
+    if diving_auto_hit(attacker_diving, threat_diving) and plain_destroy >= destroy:
+        return DestroyOdds(Fraction(1), Fraction(0), plain_destroy, durability,
+                           plain_destroy * durability, auto_hit=True)
     return DestroyOdds(hit, critical, destroy, durability, destroy * durability)
 
 
@@ -369,12 +379,18 @@ class CombatCourse:
 
 
 def combat_course(ambush: bool, life_after_melee: int, pursued: bool,
-                  life_after_pursuit: int, level: int) -> CombatCourse:
+                  life_after_pursuit: int, level: int,
+                  fell_in_first_round: bool = False) -> CombatCourse:
     """The rounds played, why combat ends and who wins.
 
     A recon round comes first unless the encounter is an ambush; two melee rounds follow; if the
     body still has 【생명력】 and a PC's pursuit check succeeds, one pursuit round. The PCs win when
     the body's 【생명력】 reaches 0, and then use the spoils table as many times as the monster level.
+    Combat ends the moment the body's 【생명력】 reaches 0: with ``fell_in_first_round`` (and
+    ``life_after_melee`` 0) the second melee round is never played.
+
+    >>> combat_course(True, 0, False, 0, 3, fell_in_first_round=True).rounds
+    ('melee1',)
 
     >>> combat_course(False, 3, True, 0, 2)
     CombatCourse(rounds=('recon', 'melee1', 'melee2', 'pursuit'), ended_by='body_destroyed_in_pursuit', pcs_win=True, spoils_rolls=2)
@@ -383,6 +399,8 @@ def combat_course(ambush: bool, life_after_melee: int, pursued: bool,
     rounds = ("melee1", "melee2") if ambush else ("recon", "melee1", "melee2")
     if not can_pursue(life_after_melee):
         final, ended_by = 0, "body_destroyed_in_melee"
+        if _require_bool(fell_in_first_round, "fell_in_first_round", "난전 1라운드에 쓰러짐"):
+            rounds = rounds[:-1]
     elif not pursued:
         final, ended_by = life_after_melee, "no_pursuit"
     else:
@@ -502,3 +520,78 @@ def round_order(pcs: Iterable[PlottedPC], threats: Iterable[PlacedThreat] = ()
         if paragraph in by_paragraph:
             order.append(by_paragraph[paragraph])
     return order
+
+
+def check_outcome(raw: int, modifier: int, target: int) -> str:
+    """Outcome of one check from the raw 2D6 total: ``fumble`` (raw 2), ``special`` (raw 12),
+    else ``success`` when raw + ``modifier`` ≥ ``target``, else ``failure``.
+
+    >>> [check_outcome(r, 2, 9) for r in (2, 6, 7, 12)]
+    ['fumble', 'failure', 'success', 'special']
+    """
+    raw = require_int(raw, "raw", "주사위 눈의 합", 2, 12)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_TOTAL, MAX_TOTAL)
+    target = require_int(target, "target", "목표치", -MAX_TARGET - 1, MAX_TARGET)
+    return _outcome(raw, modifier, target)
+
+
+def body_attack_damage(might: int, body_defence: int, weapon_power: int, paragraph: int,
+                       doom_stage: int = 0, *, modifier: int = 0, pursuit: bool = False,
+                       critical_extra: int = 0) -> Dist:
+    """【생명력】 the monster body loses to one PC attack on it: 0 on a miss, else the damage
+    (weapon power + paragraph + 파멸의 색; on a special, + the achievement value).
+
+    Hit check (working model): 2D6 + ``might`` + ``modifier`` ≥ the body's 【방어치】.
+
+    >>> loss = body_attack_damage(2, 9, 3, 3)
+    >>> loss.probability(0), loss.probability(6), loss.probability(20)
+    (Fraction(5, 12), Fraction(5, 9), Fraction(1, 36))
+    """
+    might = require_int(might, "might", "무용", -MAX_VALUE, MAX_VALUE)
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
+    body_defence = require_int(body_defence, "body_defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
+    total_mod = might + modifier
+    weights: dict[int, Fraction] = {}
+    for raw, weight in _TWO_D6.weights.items():
+        p = Fraction(weight, _TWO_D6.total)
+        result = _outcome(raw, total_mod, body_defence)
+        if result in ("fumble", "failure"):
+            weights[0] = weights.get(0, Fraction(0)) + p
+            continue
+        achievement = raw + total_mod if result == "special" else None
+        dealt = pc_damage(weapon_power, paragraph, doom_stage, achievement, pursuit, critical_extra)
+        for d, q in dealt.probabilities().items():
+            weights[d] = weights.get(d, Fraction(0)) + p * q
+    scale = lcm(*(p.denominator for p in weights.values()))
+    return Dist({d: int(p * scale) for d, p in weights.items()})
+
+
+def can_interfere(same_paragraph: bool, placed_before_this_round: bool,
+                  areas_with_cause: int) -> tuple[bool, str]:
+    """Whether a PC may attempt 방해 against a spell threat, and why not (Korean).
+
+    All must hold: the threat is in the PC's paragraph; its card was placed in the recon round or
+    an earlier melee round; each of the four non-black areas of the wheel of fate still has a
+    cause (인과) to remove (``areas_with_cause`` of 4).
+
+    >>> can_interfere(True, True, 4)
+    (True, '')
+    >>> can_interfere(True, False, 4)[0], can_interfere(True, True, 3)[0]
+    (False, False)
+    """
+    same = _require_bool(same_paragraph, "same_paragraph", "같은 패러그래프")
+    earlier = _require_bool(placed_before_this_round, "placed_before_this_round", "이전 라운드 배치")
+    areas = require_int(areas_with_cause, "areas_with_cause", "인과가 남은 영역 수", 0,
+                        INTERFERENCE_AREAS)
+    if not same:
+        return False, "그 위협이 방해하려는 PC와 같은 패러그래프에 있지 않습니다"
+    if not earlier:
+        return False, "이번 라운드에 막 놓인 위협 카드는 방해할 수 없습니다"
+    if areas < INTERFERENCE_AREAS:
+        return False, (f"흑색이 아닌 {INTERFERENCE_AREAS}개 영역 가운데 {INTERFERENCE_AREAS - areas}곳에 "
+                       "없앨 인과가 없습니다")
+    return True, ""
+
+
+#: 방해 costs one cause (인과) from each area of the wheel of fate but the black one.
+INTERFERENCE_AREAS = 4

@@ -10,12 +10,13 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
+from .. import dice
 from .. import hunters_moon as hm
 from . import format as fmt
 from .live import Bars, LiveWidget, Shown, number, select, toggle
 
 #: Shown beside every widget that uses the check model (rules-notes, not the source).
-WORKING_MODEL_NOTE = ("가정 (working model): 명중판정 = 2D6 + 【무용】 + 수정 ≥ 목표의 【방어치】, "
+WORKING_MODEL_NOTE = ("가정: 명중판정 = 2D6 + 【무용】 + 수정 ≥ 목표의 【방어치】, "
                       "방어·방해판정 = 2D6 + 카드에 적힌 능력치 + 수정 ≥ 위협의 【공격치】. "
                       "보충 규칙: 주사위 눈 그대로 12는 스페셜(항상 성공), 2는 펌블(항상 실패).")
 
@@ -35,10 +36,15 @@ def _outcome_bars(odds: dict[str, Fraction]) -> Bars:
 
 
 def dist_text(dist) -> str:
-    """``7`` for a fixed damage, ``6~11 (평균 17/2)`` for a rolled one."""
+    """``7`` for a fixed damage, ``6~11 (평균 17/2 = 8.5)`` for a rolled one."""
     if dist.min == dist.max:
         return str(dist.min)
-    return f"{dist.min}~{dist.max} (평균 {fmt.fraction(dist.mean())})"
+    return f"{dist.min}~{dist.max} (평균 {_mean_text(dist.mean())})"
+
+
+def _mean_text(x: Fraction) -> str:
+    """``17/2 = 8.5`` / ``229/81 ≈ 2.83`` / ``7``."""
+    return fmt.approx(x).replace(" (", " ").replace(")", "")
 
 
 def _paragraph_choices() -> dict[int, str]:
@@ -50,14 +56,23 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
     """Odds of one 2D6 check by outcome; special and fumble shown apart."""
     def compute(modifier, target):
         odds = hm.check_odds(modifier, target)
-        text = (f"<p>2D6 {fmt.signed(modifier)} ≥ {target}: 성공으로 치는 확률(성공+스페셜) "
+        need = target - modifier
+        need_text = ("주사위 눈의 합이 몇이든 목표치에 닿지만" if need <= 2 else
+                     "주사위 눈의 합이 12여도 목표치에 못 미치지만" if need > 12 else
+                     f"주사위 눈의 합 {need} 이상이면 성공하지만")
+        text = (f"<p>2D6 {fmt.signed(modifier)} ≥ {target}: {need_text}, 눈의 합 2는 언제나 펌블, "
+                f"12는 언제나 스페셜입니다. 성공으로 치는 확률(성공+스페셜) "
                 f"<b>{fmt.prob(hm.success_chance(odds))}</b></p>"
                 + fmt.odds_table(_outcome_rows(odds), "판정 결과별 확률"))
-        return Shown(text, _outcome_bars(odds))
+        two = dice.dice_sum(2, 6).probabilities()
+        bars = Bars(tuple(two), tuple(two.values()),
+                    tuple(_OUTCOME_BAND[hm.check_outcome(raw, modifier, target)] for raw in two))
+        return Shown(text, bars)
     return LiveWidget(
         uid, [number("modifier", "더하는 값 (능력치 + 수정)", -2, 8, 2),
               number("target", "목표치", 5, 14, 9)],
-        compute, title="판정 확률 (보충 규칙: 12 스페셜·2 펌블)", x_label=OUTCOME_AXIS)
+        compute, title="판정 확률 (보충 규칙: 12 스페셜·2 펌블)", x_label="주사위 두 개의 눈 합 (수정 전)",
+        legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
 
 
 # --- 2. recon -----------------------------------------------------------------------------------
@@ -154,9 +169,10 @@ def order_widget(uid: str = "hm-order") -> LiveWidget:
         for p in (*hm.PARAGRAPHS, hm.OUT_OF_RANGE):
             names = [pc.name for pc in pcs if pc.paragraph == p]
             if len(names) > 1:
-                ties.append(f"{hm.paragraph_label(p)}의 {'·'.join(names)}")
-        tie_text = ("<p>같은 자리: " + ", ".join(ties) + ". 상의해서 순서를 정하고(위는 A→B→C로 정한 "
-                    "경우), 정해지지 않으면 1D6을 굴려 높은 눈부터.</p>") if ties else ""
+                ties.append(f"{hm.paragraph_label(p)}의 {'·'.join(names)}"
+                            f"(위는 {'→'.join(names)} 순서로 정한 경우)")
+        tie_text = ("<p>같은 자리: " + ", ".join(ties) + ". 플레이어끼리 상의해서 순서를 정하고, "
+                    "정해지지 않으면 1D6을 굴려 높은 눈부터 행동합니다.</p>") if ties else ""
         return Shown(f"<ol>{steps}</ol>{tie_text}")
     plots = _paragraph_choices()
     return LiveWidget(
@@ -236,18 +252,51 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
         compute, title="위협의 공격과 방어판정 (가정 모델)", x_label=OUTCOME_AXIS)
 
 
+_PLACED = {True: "정찰 라운드나 앞선 난전 라운드에", False: "이번 라운드에 막"}
+
+
 def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
-    """Interference check against a spell threat (same check as defence)."""
-    def compute(ability, attack_value):
+    """Interference: the three conditions and the cost first, then the check."""
+    def compute(same, earlier, areas, ability, attack_value):
+        ok, why = hm.can_interfere(same, earlier, areas)
+        if not ok:
+            return Shown(f"<p><b>방해할 수 없습니다</b>: {why}.</p>",
+                         Bars((0, 1, 2, 3), (Fraction(0), Fraction(1), Fraction(0), Fraction(0)),
+                              ("down", "failure", "success", "critical")))
         odds = hm.defence_odds(ability, attack_value)
-        text = (f"<p>방해판정 성공(술식 효과 전부 무효) <b>{fmt.prob(hm.success_chance(odds))}</b>. "
-                "시도하기 전에 흑색이 아닌 네 영역에서 인과를 하나씩 제거합니다.</p>"
-                + fmt.odds_table(_outcome_rows(odds), "방해판정"))
+        text = (f"<p>조건을 모두 채웠습니다. 먼저 흑색이 아닌 {hm.INTERFERENCE_AREAS}개 영역에서 인과를 "
+                f"하나씩 없애고 방해판정을 합니다. 성공하면 술식의 효과가 전부 없던 일이 됩니다: "
+                f"<b>{fmt.prob(hm.success_chance(odds))}</b></p>"
+                + fmt.odds_table(_outcome_rows(odds), "방해판정 (가정 모델)"))
         return Shown(text, _outcome_bars(odds))
     return LiveWidget(
-        uid, [number("ability", "카드의 「판정」란 능력치 (PC 값)", 0, 5, 2),
-              number("attack_value", "위협의 【공격치】", 6, 12, 8)],
-        compute, title="술식 방해판정 (가정 모델)", x_label=OUTCOME_AXIS)
+        uid, [toggle("same", "위협이 나와 같은 패러그래프", True),
+              select("earlier", "위협 카드가 놓인 때", _PLACED, True),
+              number("areas", "인과가 남은 영역 (흑색 제외 4곳 중)", 2, 4, 4),
+              number("ability", "카드의 「판정」란 능력치 (PC 값)", 0, 4, 2),
+              number("attack_value", "위협의 【공격치】", 6, 10, 8, step=2)],
+        compute, title="술식 방해: 할 수 있는가, 성공할까", x_label=OUTCOME_AXIS,
+        legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
+
+
+def body_attack_widget(uid: str = "hm-body") -> LiveWidget:
+    """A PC attacks the monster body: the 【생명력】 it loses (0 on a miss)."""
+    def compute(might, body_defence, weapon_power, paragraph, doom_stage):
+        loss = hm.body_attack_damage(might, body_defence, weapon_power, paragraph, doom_stage)
+        odds = hm.check_odds(might, body_defence)
+        plain = hm.pc_damage(weapon_power, paragraph, doom_stage)
+        text = (f"<p>명중하면 본체 【생명력】이 데미지만큼 곧바로 줄어듭니다: 보통 명중 "
+                f"<b>{dist_text(plain)}</b>, 스페셜이면 달성치만큼 더. 빗나갈 확률 "
+                f"{fmt.prob(loss.probability(0))}, 이 공격 한 번의 평균 감소 "
+                f"<b>{_mean_text(loss.mean())}</b></p>"
+                + fmt.odds_table(_outcome_rows(odds), "명중판정 (가정 모델)"))
+        return Shown(text, Bars.from_dist(loss, lambda v: "muted" if v == 0 else "success"))
+    return LiveWidget(
+        uid, [number("might", "【무용】", 1, 3, 2), number("body_defence", "본체의 【방어치】", 8, 10, 9),
+              number("weapon_power", "무기 위력", 3, 5, 3, step=2),
+              select("paragraph", "공격하는 PC의 자리", _paragraph_choices(), 3),
+              number("doom_stage", "파멸의 색 각성단계", 0, 1, 0)],
+        compute, title="본체를 공격하기 (명중판정은 가정 모델)", x_label="본체가 잃는 【생명력】")
 
 
 # --- 7. pursuit ---------------------------------------------------------------------------------
@@ -279,24 +328,27 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
 
 
 # --- 8. end of combat ---------------------------------------------------------------------------
+_FELL = {"melee1": "난전 1라운드", "melee2": "난전 2라운드", "none": "난전에서는 버팀"}
+
 def end_widget(uid: str = "hm-end") -> LiveWidget:
     """Which rounds are played, when combat ends, who wins, how many spoils rolls."""
     round_names = {"recon": "정찰 라운드", "melee1": "난전 1라운드", "melee2": "난전 2라운드",
                    "pursuit": f"추격 라운드 (난전 {hm.PURSUIT_ROUND}라운드째 취급, 데미지 +1D6)"}
     why = {"body_destroyed_in_melee": "본체 【생명력】이 0이 되어 그 자리에서 종료",
-           "no_pursuit": "난전 라운드가 끝났고 추격하지 않음(또는 추격판정 실패)",
+           "no_pursuit": "난전 라운드가 끝났고 추격하지 않음(추격판정에 실패한 경우도 이 책은 여기에 넣음)",
            "body_destroyed_in_pursuit": "본체 【생명력】이 0이 되어 종료",
            "pursuit_over": "추격 라운드가 끝나 종료"}
 
-    def compute(ambush, life_melee, pursue, life_end, level):
-        course = hm.combat_course(ambush, life_melee, pursue, life_end, level)
+    def compute(ambush, fell, pursue, life_end, level):
+        course = hm.combat_course(ambush, 0 if fell in ("melee1", "melee2") else 1, pursue,
+                                  life_end, level, fell_in_first_round=fell == "melee1")
         result = (f"<b>PC 승리</b>: 전과표를 괴물 레벨만큼 {course.spoils_rolls}번 사용"
                   if course.pcs_win else "<b>PC 패배</b>: 본체 【생명력】이 남아 전과표를 쓰지 않음")
         rounds = " → ".join(round_names[r] for r in course.rounds)
         return Shown(f"<p>진행: {rounds}</p><p>종료: {why[course.ended_by]}</p><p>{result}</p>")
     return LiveWidget(
         uid, [toggle("ambush", "기습·우연한 조우 (정찰 라운드 생략)"),
-              select("life_melee", "난전 2라운드 종료 시 본체 【생명력】", _LIFE, 1),
+              select("fell", "본체 【생명력】이 0이 된 때", _FELL, "none"),
               toggle("pursue", "추격판정에 성공"),
               select("life_end", "추격 라운드 종료 시 본체 【생명력】", _LIFE, 0),
               number("level", "괴물 레벨", 1, 5, 2)],
@@ -335,12 +387,21 @@ def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
         dealt = hm.flying_damage(hm.pc_damage(s["weapon_power"], paragraph), threat_flying,
                                  anti_air, attacker_flying)
         auto = hm.diving_auto_hit(attacker_diving, threat_diving)
+        lines = (("명중", base.hit, now.hit), ("크리티컬", base.critical, now.critical),
+                 ("격파", base.destroy, now.destroy))
+        if not any(flags.values()):
+            rows = "".join(f"<tr><th>{label}</th><td>{fmt.prob(a)}</td></tr>" for label, a, _ in lines)
+            return Shown(f"<p>보통 명중 데미지 {dist_text(dealt)}. 아래 스위치로 상태를 켜면 상태가 "
+                         f"없을 때와 나란히 비교합니다.</p>"
+                         f'<table class="odds"><tr><th></th><th>상태 없음</th></tr>{rows}</table>')
         rows = "".join(f"<tr><th>{label}</th><td>{fmt.prob(a)}</td><td>{fmt.prob(b)}</td></tr>"
-                       for label, a, b in (("명중", base.hit, now.hit),
-                                           ("크리티컬", base.critical, now.critical),
-                                           ("격파", base.destroy, now.destroy)))
-        text = (f"<p>보통 명중 데미지 {dist_text(dealt)}"
-                + (" · 잠수: 주사위 없이 자동명중" if auto else "") + "</p>"
+                       for label, a, b in lines)
+        if auto:
+            choice = (" · 잠수: 주사위 없이 자동명중을 고름(격파 확률이 굴릴 때 이상)" if now.auto_hit else
+                      " · 잠수: 자동명중은 크리티컬이 없어 격파할 수 없으므로 명중판정을 굴림")
+        else:
+            choice = ""
+        text = (f"<p>보통 명중 데미지 {dist_text(dealt)}{choice}</p>"
                 '<table class="odds"><tr><th></th><th>상태 없음</th><th>상태 적용</th></tr>'
                 f"{rows}</table>")
         return Shown(text)
@@ -388,5 +449,5 @@ def status_defence_widget(uid: str = "hm-status-defence") -> LiveWidget:
 
 
 ALL_WIDGETS = [check_widget, recon_widget, plot_widget, order_widget, destroy_widget,
-               defence_widget, interfere_widget, pursuit_widget, end_widget,
+               body_attack_widget, defence_widget, interfere_widget, pursuit_widget, end_widget,
                status_attack_widget, status_defence_widget]
