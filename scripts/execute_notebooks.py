@@ -14,7 +14,8 @@ BOOK = Path(__file__).resolve().parent.parent / "book"
 
 
 def main(paths: list[str]) -> None:
-    notebooks = [Path(p) for p in paths] or sorted(BOOK.glob("*.ipynb"))
+    notebooks = [Path(p) for p in paths] or sorted(
+        p for p in BOOK.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         NotebookClient(nb, timeout=600, kernel_name="python3", store_widget_state=False,

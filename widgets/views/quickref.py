@@ -1,0 +1,307 @@
+"""Quick-reference tables (빠른 참조), one page per game, rendered from the library's data.
+
+Display only: every number below comes from a library constant or a library call; this module
+only picks and lays out. Each function returns a :class:`RefTable` (html for the book, text
+for nbval).
+"""
+from __future__ import annotations
+
+import html
+import re
+
+from .. import bfrpg as bf
+from .. import hunters_moon as hm
+from .. import pf2e
+from .. import trench_crusade as tc
+from .. import underface as uf
+from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
+from . import format as fmt
+
+_E = html.escape
+
+
+def _plain(label: str) -> str:
+    """A library label without an English gloss: '단궁 (shortbow)' → '단궁'."""
+    return re.sub(r"\s*\([A-Za-z][^)]*\)", "", label)
+
+
+def _span(lo: int | None, hi: int | None) -> str:
+    if lo is None:
+        return f"{hi} 이하"
+    if hi is None:
+        return f"{lo} 이상"
+    return str(lo) if lo == hi else f"{lo}~{hi}"
+
+
+class RefTable:
+    """One quick-reference table: a caption, a header row and rows of text cells.
+
+    >>> t = RefTable("예", ["가", "나"], [["1", "2"]])
+    >>> print(repr(t))
+    예
+    가 | 나
+    1 | 2
+    >>> "<caption>예</caption>" in t._repr_html_()
+    True
+    """
+
+    def __init__(self, caption: str, header: list[str], rows: list[list[str]], note: str = ""):
+        self.caption, self.header, self.rows, self.note = caption, header, rows, note
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{_E(h)}</th>" for h in self.header)
+        body = "".join("<tr>" + "".join(f"<td>{_E(c)}</td>" for c in row) + "</tr>"
+                       for row in self.rows)
+        note = f'<p class="quickref-note">{_E(self.note)}</p>' if self.note else ""
+        return (f'<table class="quickref"><caption>{_E(self.caption)}</caption>'
+                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}")
+
+    def __repr__(self) -> str:
+        lines = [self.caption, " | ".join(self.header)] + [" | ".join(r) for r in self.rows]
+        return "\n".join(lines + ([self.note] if self.note else []))
+
+
+# --- Trench Crusade ------------------------------------------------------------------------
+
+def tc_charts() -> RefTable:
+    """The success roll chart and the injury chart (supplementary) side by side in one table.
+
+    >>> tc_charts().rows[0]
+    ['성공 굴림', '6 이하', '실패']
+    """
+    rows = [["성공 굴림", _span(lo, hi), _plain(label)] for _, label, lo, hi in tc.SUCCESS_CHART]
+    rows += [["부상 굴림 (보충 규칙)", _span(lo, hi), _plain(label)] for _, label, lo, hi in tc.INJURY_CHART]
+    return RefTable("판정표: 2D6 합계 (±DICE를 적용하고 보정치를 더한 값)", ["굴림", "합계", "결과"], rows)
+
+
+def tc_success_odds(nets: tuple[int, ...] = (-3, -2, -1, 0, 1, 2, 3)) -> RefTable:
+    """Success-roll odds for each net ±DICE.
+
+    >>> tc_success_odds((0,)).rows[0][2]
+    '5/12 (41.67%)'
+    """
+    rows = []
+    for net in nets:
+        thrown, kept = tc.roll_size(net)
+        how = "2D6 그대로" if net == 0 else f"{thrown}D6 중 {'높은' if net > 0 else '낮은'} 눈 {kept}개"
+        odds = tc.success_odds(net)
+        rows.append([f"{fmt.signed(net)} DICE", how] + [fmt.prob(odds[k]) for k, _, _, _ in tc.SUCCESS_CHART])
+    return RefTable("순 ±DICE별 성공 굴림 확률 (보정치 0)", ["순 DICE", "굴리는 법"]
+                    + [_plain(label) for _, label, _, _ in tc.SUCCESS_CHART], rows)
+
+
+def tc_dice_sources() -> RefTable:
+    """Every source of ±DICE, with the bloodbath cost and armour.
+
+    >>> [r[2] for r in tc_dice_sources().rows][:2]
+    ['−1 DICE', '+1 DICE']
+    """
+    rows = [[what, roll, f"{fmt.signed(dice)} DICE", basis]
+            for what, roll, dice, basis in tc.DICE_SOURCES.values()]
+    rows.append([f"유혈낭자: 유혈 표식 {tc.BLOODBATH_COST['normal']}개(중상이면 "
+                 f"{tc.BLOODBATH_COST['down']}개)를 한꺼번에 씀", "그 미니어처가 받는 부상 굴림",
+                 "남기는 주사위 +1", "원문"])
+    for label, value in tc.ARMOUR.items():
+        if value:
+            rows.append([_plain(label), "그 미니어처가 받는 부상 굴림", f"합계 {fmt.signed(-value)}", "보충"])
+    rows.append(["참호 방패 (갑옷과 함께)", "그 미니어처가 받는 부상 굴림",
+                 f"합계 {fmt.signed(-tc.TRENCH_SHIELD)}", "보충"])
+    return RefTable("±DICE와 갑옷: 어디서 붙나", ["상황", "바뀌는 굴림", "효과", "근거"], rows,
+                    "+DICE와 −DICE는 하나씩 서로 지운 뒤 남은 만큼만 적용합니다.")
+
+
+def tc_injury_odds(dice: tuple[int, ...] = (0, 1, 2)) -> RefTable:
+    """Injury-roll odds by armour and net ±DICE (supplementary chart).
+
+    >>> tc_injury_odds((0,)).rows[0][-1]
+    '5/18 (27.78%)'
+    """
+    rows = []
+    for label, armour in tc.ARMOUR.items():
+        for net in dice:
+            odds = tc.injury_odds(net, armour)
+            rows.append([_plain(label), f"{fmt.signed(net)} DICE"] + [fmt.prob(p) for p in odds.values()])
+    return RefTable("부상 굴림 확률 (보충 규칙, 유혈낭자 없음)", ["갑옷", "순 DICE"]
+                    + [_plain(label.split(":")[0]) for _, label, _, _ in tc.INJURY_CHART], rows)
+
+
+# --- Basic Fantasy RPG ---------------------------------------------------------------------
+
+def bf_to_hit() -> RefTable:
+    """Every to-hit modifier of the floor-plan chapter in one table.
+
+    >>> [r[1] for r in bf_to_hit().rows][:2]
+    ['+2', '+2']
+    """
+    bands = bfrpg_missile_bands(next(iter(BFRPG_MISSILE_RANGES))).table()
+    (least_pct, least), (most_pct, most) = bf.COVER_PENALTY_RANGE
+    rows = [["뒤쪽 칸에서 근접 공격", fmt.signed(bf.REAR_ATTACK_BONUS), "보충 규칙 (핵심 규칙 「조우」)"],
+            ["도주하는 상대에게 분리 사격", fmt.signed(bf.PARTING_SHOT_BONUS), "보충 규칙 (방어 이동)"]]
+    rows += [[f"미사일: {b['label']}", fmt.signed(b["modifier"]), "보충 규칙 (사거리)"] for b in bands]
+    rows += [["미사일: 장거리 너머", "쏠 수 없음", "보충 규칙 (사거리)"],
+             ["5피트 안에서 근접전 중인 상대에게 미사일", fmt.signed(bf.INTO_MELEE_PENALTY), "보충 규칙"],
+             [f"엄폐·은폐 ({least_pct}%~{most_pct}% 가려짐)",
+              f"{fmt.signed(least)} ~ {fmt.signed(most)}", "보충 규칙 (GM이 정도를 정함)"],
+             ["단단한 엄폐", f"{fmt.signed(least * bf.HARD_COVER_FACTOR)} ~ "
+              f"{fmt.signed(most * bf.HARD_COVER_FACTOR)}", "보충 규칙"],
+             ["아군 칸 너머로 사격", "GM 재량 (엄폐처럼)", "원문"]]
+    return RefTable("명중 굴림 수정치", ["상황", "수정치", "근거"], rows)
+
+
+def bf_missile_ranges() -> RefTable:
+    """Missile ranges (short / medium / long, feet) of the core rules.
+
+    >>> bf_missile_ranges().rows[0]
+    ['장궁', '70', '140', '210']
+    """
+    rows = [[_plain(name), *(str(v) for v in feet)] for name, feet in BFRPG_MISSILE_RANGES.items()]
+    bands = bfrpg_missile_bands(next(iter(BFRPG_MISSILE_RANGES))).table()
+    return RefTable("미사일 사거리 (피트, 보충 규칙)", ["무기"]
+                    + [f"{b['label']} ({fmt.signed(b['modifier'])})" for b in bands], rows)
+
+
+def bf_diagonals(count: int = 8) -> RefTable:
+    """Feet of straight diagonal moves (alternating 5/10 ft) beside orthogonal ones.
+
+    >>> bf_diagonals(4).rows[-1]
+    ['4칸', '20피트', '30피트']
+    """
+    rows = [[f"{n}칸", f"{bf.path_cost([(i, 0) for i in range(n + 1)])}피트",
+             f"{bf.path_cost([(i, i) for i in range(n + 1)])}피트"] for n in range(1, count + 1)]
+    return RefTable("이동 비용 (5/10피트 번갈아 세는 대각선)", ["칸 수", "가로·세로", "대각선"], rows)
+
+
+def bf_melee_options() -> RefTable:
+    """What each way of moving allows (from the library's movement options).
+
+    >>> bf_melee_options().rows[0]
+    ['걸은 뒤 공격 가능', '예']
+    """
+    keys = ("walk", "run", "melee_move", "withdraw", "flee_walk", "flee_run")
+    return RefTable("이동 방식과 공격", ["이동 방식", "같은 라운드에 공격"],
+                    [[bf.OPTIONS_KO[k], "예" if bf.can_attack_after(k) else "아니요"] for k in keys])
+
+
+# --- Pathfinder 2e -------------------------------------------------------------------------
+
+def pf_degrees(needs: tuple[int, ...] = tuple(range(1, 22, 2))) -> RefTable:
+    """Degree-of-success odds by the d20 face needed (DC − modifier); d20 odds are multiples of
+    1/20, so the percent is exact.
+
+    >>> pf_degrees((11,)).rows[0]
+    ['11', '5.00%', '45.00%', '45.00%', '5.00%']
+    """
+    rows = []
+    for need in needs:
+        odds = pf2e.degree_odds(0, need)
+        rows.append([str(need)] + [fmt.percent(odds[k]) for k in pf2e.DEGREES])
+    return RefTable("성공 단계 확률: 필요한 d20 눈 = DC(AC) − 수정치", ["필요한 눈"]
+                    + [pf2e.DEGREE_LABELS_KO[k] for k in pf2e.DEGREES], rows, pf2e.DEGREE_RULE)
+
+
+def pf_map() -> RefTable:
+    """Multiple attack penalty by attack number, normal and agile weapons.
+
+    >>> pf_map().rows[1]
+    ['2번째', '−5', '−4']
+    """
+    rows = [[f"{n}번째" + (" 이후" if n == 3 else ""),
+             fmt.signed(pf2e.multiple_attack_penalty(n, False)),
+             fmt.signed(pf2e.multiple_attack_penalty(n, True))] for n in (1, 2, 3)]
+    return RefTable("다중 공격 페널티 (자기 턴의 공격만, 지금 쓰는 무기 기준)",
+                    ["공격", "보통 무기", "날렵함 무기"], rows)
+
+
+def pf_ranges(increments: tuple[int, ...] = (10, 20, 30, 60, 100, 120)) -> RefTable:
+    """Range penalty by increment, with the far edge of each increment for common weapons.
+
+    >>> pf_ranges((120,)).rows[-1]
+    ['6차 사거리 단위', '−10', '720ft']
+    """
+    tables = [pf2e.range_bands(inc).table() for inc in increments]
+    rows = [[band["label"], fmt.signed(band["modifier"])]
+            + [f"{t[i]['to']}ft" for t in tables] for i, band in enumerate(tables[0])]
+    return RefTable("사거리 페널티: 각 단위의 끝 거리", ["구간", "페널티"]
+                    + [f"단위 {inc}ft" for inc in increments], rows, "여섯 번째 단위 너머로는 공격할 수 없습니다.")
+
+
+def pf_modifiers() -> RefTable:
+    """Bonus types, how they stack, and the off-guard penalty.
+
+    >>> pf_modifiers().rows[-1][1]
+    '−2'
+    """
+    rows = [["상황 보너스·페널티", "전장의 형세, 아군의 도움, 무리한 전술"],
+            ["상태 보너스·페널티", "주문이나 마법 효과"],
+            ["물품 보너스·페널티", "마법 무기·갑옷, 불량품"],
+            ["종류 미지정 페널티", "다중 공격 페널티, 사거리 페널티 (모두 더함)"],
+            ["무방비 (AC)", fmt.signed(pf2e.OFF_GUARD_PENALTY)]]
+    return RefTable("보너스와 페널티", ["종류", "출처 또는 값"], rows, pf2e.STACKING_RULE)
+
+
+# --- Underface -----------------------------------------------------------------------------
+
+def uf_hit_odds(skills: tuple[int, ...] = (40, 50, 60, 70, 80)) -> RefTable:
+    """Chance that an attack hits (special included) for attack skill × defence skill.
+
+    >>> uf_hit_odds((50,)).rows[0][1]
+    '151/400 (37.75%)'
+    """
+    rows = []
+    for attack in skills:
+        cells = []
+        for defence in skills:
+            odds = uf.opposed_odds(attack, defence)
+            cells.append(fmt.prob(odds["attacker_wins"] + odds["attacker_wins_special"]))
+        rows.append([f"공격 {attack}"] + cells)
+    return RefTable("명중 확률: 공격 기능 × 방어 기능 (판정 설정은 가정)", ["공격 \\ 방어"]
+                    + [str(d) for d in skills], rows)
+
+
+def uf_death_thresholds(max_hps: tuple[int, ...] = tuple(range(8, 21))) -> RefTable:
+    """Death threshold by maximum HP.
+
+    >>> uf_death_thresholds((11,)).rows[0]
+    ['11', '−6']
+    """
+    return RefTable("사망 임계 (PC만)", ["최대 HP", "사망 임계"],
+                    [[str(hp), fmt.signed(uf.death_threshold(hp))] for hp in max_hps])
+
+
+# --- Hunter's Moon -------------------------------------------------------------------------
+
+def hm_checks(needs: tuple[int, ...] = tuple(range(2, 14))) -> RefTable:
+    """Check odds by the dice total needed (target − modifiers), special and fumble apart.
+
+    >>> hm_checks((7,)).rows[0][1]
+    '7/12 (58.33%)'
+    """
+    rows = []
+    for need in needs:
+        odds = hm.check_odds(0, need)
+        rows.append([str(need), fmt.prob(hm.success_chance(odds)),
+                     fmt.prob(odds["failure"] + odds["fumble"])])
+    return RefTable("판정: 2D6 + 수정 ≥ 목표치 (필요한 주사위 합 = 목표치 − 수정)",
+                    ["필요한 합", "성공 (스페셜 포함)", "실패 (펌블 포함)"], rows,
+                    f"주사위 두 개의 눈이 {hm.SPECIAL_RAW}이면 스페셜(언제나 성공), "
+                    f"{hm.FUMBLE_RAW}이면 펌블(언제나 실패)입니다 (보충 규칙).")
+
+
+def hm_damage() -> RefTable:
+    """Damage formulas of both sides, with the numbers from the library's constants.
+
+    >>> hm_damage().rows[0][1]
+    '무기 위력 + 자기 패러그래프 번호'
+    """
+    rows = [["PC의 공격", "무기 위력 + 자기 패러그래프 번호",
+             "파멸의 색: + 각성단계, 크리티컬 히트: + 달성치"],
+            ["위협의 공격 (자동 명중, 방어판정으로 막음)", "위력", "패러그래프 보너스 없음, 파멸의 색: + 각성단계 × 2"],
+            ["추격 라운드", f"모든 데미지 + 1D{hm.PURSUIT_DAMAGE_DIE}", ""],
+            ["정찰판정 펌블의 반격", f"1D{hm.RECON_COUNTERATTACK_DIE} + 괴물 레벨", "전투 중인 PC 모두"],
+            ["위협 격파", "데미지 ≥ 【내구도】", "본체 【생명력】 − 그 위협의 【내구도】"],
+            ["비행 중인 목표", f"대공이 없는 공격의 데미지 −{hm.FLYING_DAMAGE_REDUCTION}", "0 아래로는 안 내려감"],
+            ["포박", f"PC 판정 {fmt.signed(hm.BOUND_CHECK_MODIFIER)}, 괴물 【공격치】·【방어치】 "
+                     f"{fmt.signed(hm.BOUND_THREAT_VALUE_MODIFIER)}",
+             f"라운드 종료 때 【생명력】 −1D{hm.BOUND_ROUND_END_DIE}"],
+            ["잠수 중인 PC의 공격", "굴리지 않고 명중", f"달성치가 필요하면 {hm.DIVING_ACHIEVEMENT}"]]
+    return RefTable("데미지와 상태", ["상황", "값", "덧붙임"], rows)
