@@ -20,11 +20,12 @@ the text's numbers come out (each scene says so in ``note``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .errors import RuleInputError
+from .errors import RuleInputError, require_int
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
                    front_arc, grid_distance, has_line_of_sight, is_behind,
@@ -461,6 +462,26 @@ def missile_check(terrain: Terrain, shooter: object, target: object, weapon: str
     return MissileCheck(distance, band.label, band.modifier, sight)
 
 
+#: Attack roll (core rules, supplementary): d20 + bonus ≥ AC hits; a natural 1 always misses and
+#: a natural 20 always hits.
+ATTACK_DIE = 20
+
+
+def attack_roll_odds(bonus: object, ac: object) -> dict[str, Fraction]:
+    """Exact odds that d20 + ``bonus`` (every to-hit modifier added up) reaches ``ac``.
+
+    >>> attack_roll_odds(1, 14)
+    {'hit': Fraction(2, 5), 'miss': Fraction(3, 5)}
+    >>> attack_roll_odds(30, 14)["miss"], attack_roll_odds(-30, 14)["hit"]   # natural 1 and 20
+    (Fraction(1, 20), Fraction(1, 20))
+    """
+    bonus = require_int(bonus, "bonus", "명중 보너스", -100, 100)
+    ac = require_int(ac, "ac", "AC", -100, 200)
+    hits = sum(1 for face in range(1, ATTACK_DIE + 1)
+               if face == ATTACK_DIE or (face != 1 and face + bonus >= ac))
+    return {"hit": Fraction(hits, ATTACK_DIE), "miss": Fraction(ATTACK_DIE - hits, ATTACK_DIE)}
+
+
 # --- the source's worked examples as scenes ----------------------------------------------
 
 @dataclass(frozen=True)
@@ -654,6 +675,7 @@ __all__ = [
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",
     "can_attack_after", "move_options", "can_attack_square", "rear_attack_bonus",
-    "simultaneous_move_order", "missile_sight", "missile_check", "scene", "scene_options",
+    "simultaneous_move_order", "missile_sight", "missile_check", "attack_roll_odds", "ATTACK_DIE",
+    "scene", "scene_options",
     "scene_rear_attackers",
 ]
