@@ -46,7 +46,7 @@ BAND_COLORS = {
     "down": "#cc79a7",
 }
 
-_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*")
+_NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*")
 
 
 @dataclass(frozen=True)
@@ -256,14 +256,17 @@ class LiveWidget:
             table[self.key(values)] = self.entry(self.shown(**values))
         return table
 
-    def page_settings(self, budget: int = PAGE_TABLE_BUDGET) -> list[dict]:
+    def page_settings(self, budget: int = PAGE_TABLE_BUDGET, reach: int | None = None) -> list[dict]:
         """The settings whose answers ship in the page: every value of one control with the
-        others at their defaults (a reader's first moves), plus the full grid of values near
-        the defaults, as wide as ``budget`` allows. Other settings go to the engine.
+        others at their defaults (a reader's first moves; numbers only within ``reach`` slider
+        steps when given), plus the full grid of values near the defaults, as wide as ``budget``
+        allows. Other settings go to the engine.
 
         >>> from widgets.views.generic import dice_pool_widget
         >>> len(dice_pool_widget().page_settings(budget=1))   # defaults, 4 more counts, 4 sides, 4 keeps
         13
+        >>> len(dice_pool_widget().page_settings(budget=1, reach=1))   # counts 2 and 4 only
+        11
         """
         defaults = self.defaults()
         settings = {}
@@ -273,7 +276,7 @@ class LiveWidget:
 
         add(defaults)
         for c in self.controls:
-            for option in c.options:
+            for option in (c.options if reach is None else _near(c, reach)):
                 add({**defaults, c.name: option})
         for radius in itertools.count(1):
             near = [_near(c, radius) for c in self.controls]
@@ -289,9 +292,9 @@ class LiveWidget:
                 break
         return list(settings.values())
 
-    def page_table(self, budget: int = PAGE_TABLE_BUDGET) -> dict[str, dict]:
+    def page_table(self, budget: int = PAGE_TABLE_BUDGET, reach: int | None = None) -> dict[str, dict]:
         """Key → answer for :meth:`page_settings`."""
-        return {self.key(v): self.entry(self.shown(**v)) for v in self.page_settings(budget)}
+        return {self.key(v): self.entry(self.shown(**v)) for v in self.page_settings(budget, reach)}
 
     # --- renderers (thin, separate modules) -------------------------------------------
     def bokeh_layout(self, table_id: str = "preview"):

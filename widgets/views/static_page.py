@@ -19,6 +19,11 @@ table.odds caption { text-align: left; font-weight: bold; }
 .widget-error { color: #b00020; font-weight: bold; }
 """
 
+#: Most bytes of first answers one widget ships; beyond them the engine answers.
+PAGE_DATA_BYTES = 24_000
+#: (grid budget, slider reach) tried in turn until a widget's table fits PAGE_DATA_BYTES.
+_TABLE_SIZES = ((160, None), (60, None), (1, None), (1, 12), (1, 6), (1, 3), (1, 1), (1, 0))
+
 #: The page script's entry point, called by every control (the logic lives in widgets/js/live.js).
 _CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
 
@@ -88,7 +93,10 @@ def page_data(widget) -> dict:
     >>> data["names"], data["kinds"], data["origin"]["factory"]
     (['count', 'sides', 'keep'], ['number', 'select', 'select'], 'dice_pool_widget')
     """
-    packed = _packed(widget.page_table())
+    for budget, reach in _TABLE_SIZES:
+        packed = _packed(widget.page_table(budget, reach))
+        if len(_json(packed).encode()) <= PAGE_DATA_BYTES:
+            break
     return {"uid": widget.uid, "names": [c.name for c in widget.controls],
             "labels": [c.label for c in widget.controls],
             "kinds": [c.kind for c in widget.controls], "origin": widget.origin, **packed}
