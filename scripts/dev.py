@@ -140,6 +140,7 @@ def main() -> int:
         if not (SITE / "index.html").exists():
             build()
         run(PY, ROOT / "scripts" / "bench.py", *extra)
+        run(PY, ROOT / "scripts" / "bench_engine.py")
     return 0
 
 
