@@ -4,10 +4,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from math import comb
 
 import pytest
 
-from widgets import dice
+from widgets import dice, limits
 from widgets.errors import RuleInputError
 
 
@@ -53,14 +54,48 @@ def test_large_pools_sum_to_exactly_one(count):
     assert dice.dice_sum(count, 6).total == 6**count
 
 
-def test_numpy_and_python_convolution_agree():
-    # 40D6 overflows int64 partial sums, so the second call takes the exact Python path
+def test_packed_products_agree_with_the_recurrence():
+    # small products multiply packed ints, large ones go through decimal; both must match the
+    # recurrence that builds sums of equal dice
     small = dice.dice_sum(5, 6) + dice.dice_sum(4, 6)
     assert small == dice.dice_sum(9, 6)
     big = dice.dice_sum(40, 6) + dice.dice_sum(40, 6)
     assert big.total == 6**80
     assert big.probability(80) == Fraction(1, 6**80)
     assert big == dice.dice_sum(80, 6)
+    huge = dice.dice_sum(60, 100) + dice.dice_sum(40, 100)   # decimal path
+    assert huge == dice.dice_sum(100, 100)
+    mixed = dice.dice_sum(3, 4) + dice.dice_sum(2, 10)
+    assert mixed.probabilities() == oracle_mixed([4, 4, 4, 10, 10])
+
+
+def oracle_mixed(sides):
+    tally = Counter(sum(r) for r in itertools.product(*(range(1, s + 1) for s in sides)))
+    total = sum(tally.values())
+    return {v: Fraction(n, total) for v, n in sorted(tally.items())}
+
+
+@pytest.mark.parametrize("count,keep,sides", [(200, 10, 6), (100, 30, 6), (50, 5, 20), (150, 40, 8),
+                                              (202, 2, 6), (1000, 3, 6)])
+def test_big_keep_highest_is_exact(count, keep, sides):
+    # independent check: P(all kept dice show the top face) and the total weight
+    dist = dice.keep_highest(count, keep, sides)
+    assert dist.total == sides**count
+    top = sum(comb(count, j) * (sides - 1) ** (count - j) for j in range(keep, count + 1))
+    assert dist.probability(keep * sides) == Fraction(top, sides**count)
+    assert dist.probability(keep) == Fraction(1, sides**count)
+
+
+def test_refusals_name_the_limit_and_come_at_once():
+    import time
+    for call in (lambda: dice.dice_sum(200, 1000), lambda: dice.keep_highest(200, 100, 1000),
+                 lambda: dice.keep_highest(200, 10, 100), lambda: dice.dice_sum(1001, 2)):
+        start = time.perf_counter()
+        with pytest.raises(RuleInputError) as err:
+            call()
+        assert time.perf_counter() - start < 0.1
+        limit_values = (limits.MAX_POOL, limits.MAX_SUM_SIZE, limits.MAX_KEEP_WORK)
+        assert any(str(v) in str(err.value) and str(v) in err.value.korean for v in limit_values)
 
 
 def test_bands_must_partition_outcomes():
@@ -82,7 +117,8 @@ def test_dist_is_immutable_and_exact():
     assert d.map(lambda f: f % 2).probabilities() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
 
 
-@pytest.mark.parametrize("bad", [-1, 201, 2.5, "3", None, True, float("nan")])
+@pytest.mark.parametrize("bad", [-1, limits.MAX_POOL + 1, 10**400, 2.5, "3", "３", None, True,
+                                 float("nan"), float("inf")])
 def test_bad_counts_raise_clear_errors(bad):
     with pytest.raises(ValueError) as err:
         dice.dice_sum(bad, 6)

@@ -21,33 +21,32 @@ from fractions import Fraction
 from math import lcm
 from typing import Literal, Mapping
 
+from . import limits
 from .dice import Dist, dice_sum
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError, particle, require_int, round_up, shown
 
-# Bounds keep every parse and convolution small (ranges of a few thousand at most).
-MAX_TEXT = 80          # characters in one expression
-MAX_TERMS = 12         # terms such as "1D6", "+1", "+DB"
-MAX_TERM_DICE = 50     # dice in one term
-MAX_TOTAL_DICE = 100   # dice in the whole expression
-MAX_SIDES = 100        # D100 is the largest die these games use
+# Bounds keep every parse and sum small; the dice limits are the library's (widgets.limits).
+MAX_TEXT = limits.MAX_EXPRESSION_TEXT     # characters in one expression
+MAX_TERMS = limits.MAX_EXPRESSION_TERMS   # terms such as "1D6", "+1", "+DB"
+MAX_SIDES = limits.MAX_SIDES
 MAX_CONSTANT = 1000
 MAX_DIVISOR = 100
 MAX_HP = 10_000
 
 
 def divide_up(value: int, divisor: int) -> int:
-    """``value / divisor`` with the fraction rounded up, away from zero.
+    """A rolled result divided by ``divisor``, rounded up, with its sign applied afterwards.
 
-    Rounding away from zero keeps a negative DB symmetric with a positive one: half of a
-    −1D4 roll of 3 is −2, exactly as half of a +1D4 roll of 3 is +2 (the text halves the
-    *DB dice result* and rounds up, then the sign applies).
+    The text halves the *dice result* (a count, never negative) with the library's one rounding
+    rule (:func:`~widgets.errors.round_up`), then the sign applies: half of a −1D4 roll of 3 is
+    −2, exactly as half of a +1D4 roll of 3 is +2.
 
     >>> [divide_up(v, 2) for v in (1, 2, 3, 6, -3)]
     [1, 1, 2, 3, -2]
     """
     value = require_int(value, "value", "값", -10**9, 10**9)
     divisor = require_int(divisor, "divisor", "나누는 수", 1, MAX_DIVISOR)
-    magnitude = -(-abs(value) // divisor)
+    magnitude = round_up(abs(value), divisor)
     return magnitude if value >= 0 else -magnitude
 
 
@@ -106,9 +105,19 @@ class DamageExpr:
     def dist(self, db: "Dist | str | None" = None) -> Dist:
         """Exact distribution of the expression with the given DB."""
         db_d = db_dist(db)
+        # equal dice with the same sign add up to one sum (50D100+50D100 is 100D100): one
+        # recurrence instead of a product of two big distributions
+        merged: dict[tuple[int, int], int] = {}
         total = Dist.constant(0)
         for term in self.terms:
-            total = total + term.dist(db_d)
+            if term.kind == "dice" and term.divisor == 1:
+                key = (term.sign, term.sides)
+                merged[key] = merged.get(key, 0) + term.count
+            else:
+                total = total + term.dist(db_d)
+        for (sign, sides), count in sorted(merged.items()):
+            part = dice_sum(count, sides)
+            total = total + (part if sign > 0 else -part)
         return total
 
     def weapon_max(self) -> int:
@@ -126,8 +135,8 @@ class DamageExpr:
 
 
 def _bad(text: str, why_en: str, why_ko: str) -> RuleInputError:
-    return RuleInputError(f"cannot read damage expression {text!r}: {why_en}",
-                          f"피해 식 '{text}'을(를) 읽을 수 없습니다: {why_ko}")
+    return RuleInputError(f"cannot read damage expression {shown(text, 90)}: {why_en}",
+                          f"{particle(repr(text), '을/를')} 피해 식으로 읽을 수 없습니다: {why_ko}")
 
 
 class _Reader:
@@ -144,7 +153,7 @@ class _Reader:
         if not self.peek():
             return _bad(self.source, "it ends too early", "식이 중간에 끝났습니다")
         return _bad(self.source, f"unexpected {self.peek()!r} at position {self.pos + 1}",
-                    f"{self.pos + 1}번째 글자 '{self.peek()}'이(가) 올 자리가 아닙니다")
+                    f"{self.pos + 1}번째 글자 {particle(repr(self.peek()), '이/가')} 올 자리가 아닙니다")
 
     def number(self) -> int | None:
         start = self.pos
@@ -188,9 +197,9 @@ class _Reader:
             if sides is None or not 1 <= sides <= MAX_SIDES:
                 raise _bad(self.source, f"a die needs 1 to {MAX_SIDES} sides",
                            f"주사위 면 수는 1부터 {MAX_SIDES}까지입니다")
-            if not 1 <= count <= MAX_TERM_DICE:
-                raise _bad(self.source, f"one term rolls 1 to {MAX_TERM_DICE} dice",
-                           f"한 항의 주사위 개수는 1부터 {MAX_TERM_DICE}개까지입니다")
+            if not 1 <= count <= limits.MAX_POOL:
+                raise _bad(self.source, f"one term rolls 1 to {limits.MAX_POOL} dice",
+                           f"한 항의 주사위 개수는 1부터 {limits.MAX_POOL}개까지입니다")
             return Term("dice", sign, count=count, sides=sides, divisor=self.divisor())
         if n is None:
             raise self.unexpected()
@@ -228,8 +237,8 @@ def parse_damage(text: str, allow_db: bool = True) -> DamageExpr:
     widgets.errors.RuleInputError: cannot read damage expression '1D6+rm -rf': unexpected 'R' at position 5
     """
     if not isinstance(text, str):
-        raise RuleInputError(f"a damage expression must be text, got {text!r}",
-                             f"피해 식은 글자로 넣어 주세요 (입력값: {text!r}).")
+        raise RuleInputError(f"a damage expression must be text, got {shown(text)}",
+                             f"피해 식은 글자로 넣어 주세요 (입력값: {shown(text)}).")
     if len(text) > MAX_TEXT:
         raise _bad(text[:MAX_TEXT] + "…", f"longer than {MAX_TEXT} characters",
                    f"{MAX_TEXT}자보다 깁니다")
@@ -252,8 +261,12 @@ def parse_damage(text: str, allow_db: bool = True) -> DamageExpr:
             raise reader.unexpected()
         sign = -1 if reader.peek() == "-" else 1
         reader.pos += 1
-    if sum(t.count for t in terms) > MAX_TOTAL_DICE:
-        raise _bad(text, f"more than {MAX_TOTAL_DICE} dice", f"주사위가 {MAX_TOTAL_DICE}개보다 많습니다")
+    size = sum(t.count * t.sides for t in terms)
+    if size > limits.MAX_SUM_SIZE:
+        raise _bad(text, f"dice × sides add up to {size}, at most {limits.MAX_SUM_SIZE} "
+                   "(so that every answer comes within a second)",
+                   f"주사위 개수 × 면 수의 합이 {size}로, {limits.MAX_SUM_SIZE}까지만 계산합니다 "
+                   "(모든 답이 1초 안에 나오도록 정한 한도)")
     n_db = sum(t.kind == "db" for t in terms)
     if n_db > (1 if allow_db else 0):
         raise _bad(text, "DB may appear once (and not at all in a DB itself)",
@@ -279,8 +292,8 @@ def db_dist(db: "Dist | str | None" = None) -> Dist:
         if key in DB_OPTIONS:
             return DB_OPTIONS[key].dist
         return parse_damage(db, allow_db=False).dist()
-    raise RuleInputError(f"DB must be a Dist, a dice expression or None, got {db!r}",
-                         f"DB에는 주사위 식(예: +1D4)을 넣어 주세요 (입력값: {db!r}).")
+    raise RuleInputError(f"DB must be a Dist, a dice expression or None, got {shown(db)}",
+                         f"DB에는 주사위 식(예: +1D4)을 넣어 주세요 (입력값: {shown(db)}).")
 
 
 @dataclass(frozen=True)
@@ -332,8 +345,8 @@ def _dist_arg(dist: object) -> Dist:
         return dist
     if isinstance(dist, int) and not isinstance(dist, bool):
         return Dist.constant(dist)
-    raise RuleInputError(f"expected a Dist or a whole number, got {dist!r}",
-                         f"분포나 정수를 넣어 주세요 (입력값: {dist!r}).")
+    raise RuleInputError(f"expected a Dist or a whole number, got {shown(dist)}",
+                         f"분포나 정수를 넣어 주세요 (입력값: {shown(dist)}).")
 
 
 def after_armor(dist: "Dist | int", armor: int) -> Dist:

@@ -3,6 +3,13 @@
 A :class:`Dist` is an immutable map from integer outcomes to integer weights; probabilities
 are exact :class:`fractions.Fraction` values and always sum to exactly 1.
 
+Pure Python and fast: sums of equal dice come from a three-term recurrence (one pass over the
+outcomes), other sums multiply two packed big integers (each weight in a fixed-width slot of
+one integer, so one multiplication convolves the lists; the largest go through ``decimal``,
+whose multiplication is sub-quadratic), and keep-highest/lowest sums follow the order
+statistics of the pool instead of enumerating rolls. Every call is bounded by
+:mod:`widgets.limits`; pure distributions that repeat are cached.
+
 >>> two_d6 = dice_sum(2, 6)
 >>> two_d6.probability(7)
 Fraction(1, 6)
@@ -14,20 +21,18 @@ Fraction(2, 27)
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from itertools import islice
 from math import comb
 from typing import Callable, Iterable, Mapping
 
-import numpy as np
+from . import limits
+from .errors import require_bool, require_int
 
-from .errors import require_int
-
-#: Largest number of dice any function here will roll; keeps every call bounded.
-MAX_DICE = 200
+#: Largest number of dice one roll may hold (see :mod:`widgets.limits`).
+MAX_DICE = limits.MAX_POOL
 #: Largest number of faces on one die.
-MAX_SIDES = 1000
-
-# int64 convolution is exact while no partial sum can pass this bound.
-_INT64_SAFE = 2**62
+MAX_SIDES = limits.MAX_SIDES
 
 
 class Dist:
@@ -47,6 +52,14 @@ class Dist:
             raise ValueError("weights must not be negative")
         object.__setattr__(self, "_weights", dict(sorted(cleaned.items())))
         object.__setattr__(self, "_total", sum(cleaned.values()))
+
+    @classmethod
+    def _dense(cls, low: int, weights: list[int]) -> "Dist":
+        """Trusted fast path: weights of ``low, low + 1, …`` (non-negative, not all zero)."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "_weights", {low + i: w for i, w in enumerate(weights) if w})
+        object.__setattr__(out, "_total", sum(weights))
+        return out
 
     def __setattr__(self, name, value):
         raise AttributeError("Dist is immutable")
@@ -130,7 +143,10 @@ class Dist:
         if isinstance(other, Dist):
             return _convolve(self, other)
         if isinstance(other, int) and not isinstance(other, bool):
-            return Dist({v + other: w for v, w in self._weights.items()})
+            out = object.__new__(Dist)
+            object.__setattr__(out, "_weights", {v + other: w for v, w in self._weights.items()})
+            object.__setattr__(out, "_total", self._total)
+            return out
         return NotImplemented
 
     __radd__ = __add__
@@ -144,8 +160,14 @@ class Dist:
         return NotImplemented
 
     def repeat_sum(self, times: int) -> "Dist":
-        """Sum of ``times`` independent copies (binary powering, so it stays fast)."""
-        times = require_int(times, "times", "횟수", 0, MAX_DICE)
+        """Sum of ``times`` independent copies (binary powering, each step one packed product).
+
+        >>> die(6).repeat_sum(3) == dice_sum(3, 6)
+        True
+        """
+        times = require_int(times, "times", "횟수", 0, limits.MAX_POOL)
+        span = self.max - self.min
+        limits.check_sum_size(times * (span + 1), "times", "횟수")
         result, power = Dist.constant(0), self
         while times:
             if times & 1:
@@ -158,7 +180,9 @@ class Dist:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Dist):
             return NotImplemented
-        return self.probabilities() == other.probabilities()
+        return self._weights.keys() == other._weights.keys() and \
+            all(w * other._total == other._weights[v] * self._total
+                for v, w in self._weights.items())
 
     def __hash__(self) -> int:
         return hash(tuple(self.probabilities().items()))
@@ -168,48 +192,127 @@ class Dist:
         return f"Dist({{{inner}}})"
 
 
+# --- exact polynomial products -----------------------------------------------------------------
+# Products whose packed size stays below this many bits multiply as Python ints; larger ones go
+# through ``decimal`` (libmpdec multiplies huge numbers in about n log n, CPython ints in n^1.58).
+_DECIMAL_FROM_BITS = 400_000
+
+
+def _pack(coeffs: list[int], width: int) -> int:
+    """One int holding each coefficient in its own ``width``-byte slot (lowest first)."""
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in coeffs), "little")
+
+
+def _unpack(number: int, width: int, count: int) -> list[int]:
+    raw = number.to_bytes(width * count, "little")
+    return [int.from_bytes(raw[i:i + width], "little") for i in range(0, width * count, width)]
+
+
+def _mul_decimal(a: list[int], b: list[int], digits: int) -> list[int]:
+    import decimal   # imported when first needed: most calls never get here
+
+    count = len(a) + len(b) - 1
+
+    def packed(coeffs: list[int]) -> decimal.Decimal:
+        return decimal.Decimal("".join(str(c).zfill(digits) for c in reversed(coeffs)))
+
+    ctx = decimal.Context(prec=count * digits + 2, Emax=decimal.MAX_EMAX,
+                          traps=[decimal.Inexact, decimal.Rounded, decimal.Overflow])
+    text = str(ctx.multiply(packed(a), packed(b))).zfill(count * digits)
+    end = len(text)
+    return [int(text[end - (i + 1) * digits:end - i * digits]) for i in range(count)]
+
+
+def _poly_mul(a: list[int], b: list[int]) -> list[int]:
+    """Exact product of two lists of non-negative integer coefficients (lowest degree first)."""
+    if len(a) < len(b):
+        a, b = b, a
+    if len(b) == 1:
+        return [x * b[0] for x in a]
+    bound = max(a) * max(b) * len(b)   # no product coefficient can reach this
+    count = len(a) + len(b) - 1
+    width = (bound.bit_length() + 8) // 8
+    if count * width * 8 >= _DECIMAL_FROM_BITS and bound.bit_length() < 12_000:
+        return _mul_decimal(a, b, len(str(bound)))
+    return _unpack(_pack(a, width) * _pack(b, width), width, count)
+
+
 def _convolve(a: Dist, b: Dist) -> Dist:
-    """Distribution of the sum of two independent variables.
-
-    numpy does the work when int64 cannot overflow; otherwise exact Python integers.
-    """
-    wa, wb = a._weights, b._weights
-    lo = a.min + b.min
-    va = np.zeros(a.max - a.min + 1, dtype=object)
-    vb = np.zeros(b.max - b.min + 1, dtype=object)
-    for v, w in wa.items():
-        va[v - a.min] = w
-    for v, w in wb.items():
-        vb[v - b.min] = w
-    if max(wa.values()) * max(wb.values()) * min(len(va), len(vb)) < _INT64_SAFE:
-        out = np.convolve(va.astype(np.int64), vb.astype(np.int64))
-        return Dist({lo + i: int(w) for i, w in enumerate(out) if w})
-    out_py = [0] * (len(va) + len(vb) - 1)
-    for i, x in enumerate(va):
-        if x:
-            for j, y in enumerate(vb):
-                if y:
-                    out_py[i + j] += x * y
-    return Dist({lo + i: w for i, w in enumerate(out_py) if w})
+    """Distribution of the sum of two independent variables (one packed product)."""
+    if len(a._weights) * len(b._weights) <= 64 or \
+            (a.max - a.min + 1) * (b.max - b.min + 1) > 64 * len(a._weights) * len(b._weights):
+        # tiny or sparse: pairwise is cheaper than a dense product
+        limits.check_pairs(len(a._weights) * len(b._weights))
+        out: dict[int, int] = {}
+        for v, w in a._weights.items():
+            for u, x in b._weights.items():
+                out[v + u] = out.get(v + u, 0) + w * x
+        return Dist(out)
+    limits.check_sum_size((a.max - a.min) + (b.max - b.min) + 1, "outcomes", "결과 수")
+    dense_a = [a._weights.get(v, 0) for v in range(a.min, a.max + 1)]
+    dense_b = [b._weights.get(v, 0) for v in range(b.min, b.max + 1)]
+    return Dist._dense(a.min + b.min, _poly_mul(dense_a, dense_b))
 
 
+# --- single dice and sums of equal dice ----------------------------------------------------------
 def die(sides: int) -> Dist:
     """One fair die numbered 1..sides.
 
     >>> die(4).probabilities()[4]
     Fraction(1, 4)
     """
-    sides = require_int(sides, "sides", "주사위 면 수", 1, MAX_SIDES)
-    return Dist({v: 1 for v in range(1, sides + 1)})
+    return _die(require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES))
+
+
+@lru_cache(maxsize=64)
+def _die(sides: int) -> Dist:
+    return Dist._dense(1, [1] * sides)
+
+
+def d3_face(face: int) -> int:
+    """Read a D6 face as a D3: 1–2 → 1, 3–4 → 2, 5–6 → 3 (the one place this rule lives).
+
+    >>> [d3_face(f) for f in range(1, 7)]
+    [1, 1, 2, 2, 3, 3]
+    """
+    return (require_int(face, "face", "주사위 눈", 1, 6) + 1) // 2
 
 
 def d3_from_d6() -> Dist:
-    """A D3 read off a D6: 1–2 → 1, 3–4 → 2, 5–6 → 3.
+    """A D3 read off a D6 (:func:`d3_face`).
 
     >>> d3_from_d6().probability(2)
     Fraction(1, 3)
     """
-    return die(6).map(lambda face: (face + 1) // 2)
+    return die(6).map(d3_face)
+
+
+@lru_cache(maxsize=512)
+def _sum_weights(count: int, sides: int) -> tuple[int, ...]:
+    """Weights of the totals ``count … count·sides`` of ``count`` dice with ``sides`` faces.
+
+    From P = f**n with f = (1 − x**s)/(1 − x): P'·(1 − x)(1 − x**s) = n·P·((1 − x**s) − s·x**(s−1)(1 − x)),
+    which gives each weight from three earlier ones (exact division by k + 1); the second half
+    mirrors the first.
+    """
+    if count == 0 or sides == 1:
+        return (1,)
+    n, s = count, sides
+    top = n * (s - 1)
+    c = [0] * (top + 1)
+    c[0] = 1
+    ns = n * s
+    for k in range(top // 2):
+        v = (k + n) * c[k]
+        i = k - s + 1
+        if i >= 0:
+            v += (i - ns) * c[i]
+            if i >= 1:
+                v += (ns - n - k + s) * c[i - 1]
+        c[k + 1] = v // (k + 1)
+    for k in range(top // 2 + 1, top + 1):
+        c[k] = c[top - k]
+    return tuple(c)
 
 
 def dice_sum(count: int, sides: int) -> Dist:
@@ -218,45 +321,63 @@ def dice_sum(count: int, sides: int) -> Dist:
     >>> dice_sum(3, 6).at_least(18), dice_sum(0, 6).probabilities()
     (Fraction(1, 216), {0: Fraction(1, 1)})
     """
-    count = require_int(count, "count", "주사위 개수", 0, MAX_DICE)
-    return die(sides).repeat_sum(count)
+    count = require_int(count, "count", "주사위 개수", 0, limits.MAX_POOL)
+    sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+    limits.check_sum(count, sides)
+    return _dice_sum(count, sides)
 
 
+@lru_cache(maxsize=256)
+def _dice_sum(count: int, sides: int) -> Dist:
+    return Dist._dense(count, list(_sum_weights(count, sides)))
+
+
+# --- keeping the highest or lowest dice -----------------------------------------------------------
 def keep_highest(count: int, keep: int, sides: int) -> Dist:
     """Sum of the ``keep`` highest of ``count`` dice with ``sides`` faces.
 
-    Counts every ordered roll exactly, face by face from the top, so 50 dice cost no more
-    than a handful: once ``keep`` dice are placed, the rest can only show lower faces.
+    Order statistics, not rolls: for each face ``t`` of the lowest kept die and each number ``a``
+    (< ``keep``) of dice above it, the ``a`` dice above ``t`` are a sum of ``a`` dice on the
+    faces ``t+1 … sides`` and every other kept die shows ``t``; the rest show ``t`` or less.
+    Horner's rule in ``a`` turns each face into ``keep`` packed products.
 
     >>> keep_highest(2, 1, 6).probability(6)   # 1 − (5/6)²
     Fraction(11, 36)
     """
-    count = require_int(count, "count", "주사위 개수", 0, MAX_DICE)
+    count = require_int(count, "count", "주사위 개수", 0, limits.MAX_POOL)
     keep = require_int(keep, "keep", "남길 주사위 수", 0, count)
-    sides = require_int(sides, "sides", "주사위 면 수", 1, MAX_SIDES)
-    # state: (dice placed so far, sum kept so far) -> number of ordered ways
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    finished: dict[int, int] = {}
-    for face in range(sides, 0, -1):
-        nxt: dict[tuple[int, int], int] = {}
-        for (placed, kept_sum), ways in states.items():
-            free = count - placed
-            choices = [free] if face == 1 else range(free + 1)
-            for j in choices:
-                new_placed = placed + j
-                new_sum = kept_sum + min(j, keep - placed) * face
-                new_ways = ways * comb(free, j)
-                if new_placed >= keep:
-                    # the remaining dice take any lower face and never count
-                    rest = count - new_placed
-                    tail = (face - 1) ** rest
-                    if tail:
-                        finished[new_sum] = finished.get(new_sum, 0) + new_ways * tail
-                else:
-                    key = (new_placed, new_sum)
-                    nxt[key] = nxt.get(key, 0) + new_ways
-        states = nxt
-    return Dist(finished)
+    sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+    limits.check_keep(count, keep, sides)
+    return _keep_highest(count, keep, sides)
+
+
+@lru_cache(maxsize=256)
+def _keep_highest(n: int, k: int, s: int) -> Dist:
+    if k == 0:
+        return Dist.constant(0)
+    if k == n or s == 1:
+        return _dice_sum(k, s) if k == n else Dist.constant(k)
+    width = ((s**n).bit_length() + 8) // 8      # every partial weight is at most s**n
+    size = k * (s - 1) + 1                      # kept totals k … k·s
+    shift = 8 * width
+    total = 0
+    for t in range(1, s + 1):
+        m = s - t                               # faces above t
+        low = t - 1
+        # g[a]: ways to choose which a dice lie above t and to place the other n − a dice so that
+        # at least k − a of them show t and the rest show less
+        g = []
+        for a in range(min(k, n) if m else 1):
+            r, need = n - a, k - a
+            below = sum(comb(r, b) * low ** (r - b) for b in range(need))
+            g.append(comb(n, a) * (t ** r - below))
+        # Σ_a g[a]·(x·(1 + x + … + x^(m−1)))^a by Horner's rule; x^a shifts a dice above t by a
+        step = _pack([0] + [1] * m, width) if m else 0
+        acc = g[-1]
+        for a in range(len(g) - 2, -1, -1):
+            acc = acc * step + g[a]
+        total += acc << (shift * (k * t - k))
+    return Dist._dense(k, _unpack(total, width, size))
 
 
 def keep_lowest(count: int, keep: int, sides: int) -> Dist:
@@ -267,7 +388,9 @@ def keep_lowest(count: int, keep: int, sides: int) -> Dist:
     """
     highest = keep_highest(count, keep, sides)
     # face f ↔ sides + 1 − f turns the highest k into the lowest k
-    return highest.map(lambda total: keep * (sides + 1) - total)
+    mirror = keep * (sides + 1)
+    return Dist._dense(mirror - highest.max,
+                       [highest._weights.get(v, 0) for v in range(highest.max, highest.min - 1, -1)])
 
 
 def roll_and_keep(kept: int, extra: int, sides: int = 6) -> Dist:
@@ -277,8 +400,9 @@ def roll_and_keep(kept: int, extra: int, sides: int = 6) -> Dist:
     >>> roll_and_keep(2, 1) == keep_highest(3, 2, 6), roll_and_keep(2, 0) == dice_sum(2, 6)
     (True, True)
     """
-    kept = require_int(kept, "kept", "남길 주사위 수", 0, MAX_DICE)
-    extra = require_int(extra, "extra", "추가 주사위 수", -(MAX_DICE - kept), MAX_DICE - kept)
+    kept = require_int(kept, "kept", "남길 주사위 수", 0, limits.MAX_POOL)
+    span = limits.MAX_POOL - kept
+    extra = require_int(extra, "extra", "추가 주사위 수", -span, span)
     if extra > 0:
         return keep_highest(kept + extra, kept, sides)
     if extra < 0:
@@ -292,7 +416,13 @@ def kept_total(rolls: Iterable[int], kept: int, highest: bool) -> int:
     >>> kept_total([3, 4, 5], 2, highest=True), kept_total([3, 4, 5], 2, highest=False)
     (9, 7)
     """
-    values = sorted(int(r) for r in rolls)
+    if isinstance(rolls, (str, bytes)) or not isinstance(rolls, Iterable):
+        rolls = [rolls]
+    values = sorted(require_int(r, "roll", "주사위 눈", -10**6, 10**6)
+                    for r in list(islice(rolls, limits.MAX_POOL + 1)))
+    if len(values) > limits.MAX_POOL:
+        limits.refuse_pool(len(values))
     kept = require_int(kept, "kept", "남길 주사위 수", 0, len(values))
-    chosen = values[len(values) - kept:] if highest else values[:kept]
+    chosen = values[len(values) - kept:] if require_bool(highest, "highest", "높은 쪽 여부") \
+        else values[:kept]
     return sum(chosen)

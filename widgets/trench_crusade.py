@@ -9,18 +9,22 @@ armour, ranged modifiers, charge reach) from ``rules-notes.md`` (official rules 
 1
 >>> kept_total([3, 4, 5], dice=+1), kept_total([3, 4, 5], dice=-1)
 (9, 7)
+>>> round_up(7, 2)   # "fractions are rounded up": the library's one rounding rule
+4
 """
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil
+from itertools import islice
 
 from . import dice as dice_lib  # the rules' own word "dice" names the ±DICE arguments
-from .errors import RuleInputError, require_int, require_number
+from . import limits
+from .errors import (RuleInputError, require_bool, require_choice, require_int, require_number,
+                     round_up)
 from .ranges import RangeBands
 
-#: Net ±DICE accepted by the API (each DICE is one more die rolled; 50 keeps a call instant).
-MAX_NET_DICE = 50
+#: Net ±DICE accepted by the API: each DICE is one more die rolled (the library's pool limit).
+MAX_NET_DICE = limits.MAX_NET_DICE
 #: Flat modifiers to a 2D6 total beyond this make every band certain; refuse them as typos.
 MAX_MODIFIER = 100
 
@@ -99,7 +103,10 @@ def kept_total(rolls: list[int], dice: int) -> int:
     12
     """
     net = _check_dice(dice)
-    faces = [require_int(r, "roll", "주사위 눈", 1, 6) for r in rolls]
+    if isinstance(rolls, (str, bytes)) or not hasattr(rolls, "__iter__"):
+        rolls = [rolls]
+    faces = [require_int(r, "roll", "주사위 눈", 1, 6)
+             for r in islice(rolls, 2 + MAX_NET_DICE + 1)]
     if len(faces) != 2 + abs(net):
         raise RuleInputError(
             f"{net:+d} DICE rolls {2 + abs(net)} dice, got {len(faces)}",
@@ -184,7 +191,8 @@ def injury_roll(dice: int = 0, armour: int = 0, modifier: int = 0, bloodbath: bo
     """
     net, mod = _check_dice(dice), _check_modifier(modifier)
     armour = require_int(armour, "armour", "갑옷", 0, 20)
-    kept = require_int(base_dice, "base_dice", "기본 주사위 수", 1, 10) + (1 if bloodbath else 0)
+    kept = require_int(base_dice, "base_dice", "기본 주사위 수", 1, 10) \
+        + (1 if require_bool(bloodbath, "bloodbath", "유혈낭자") else 0)
     return dice_lib.roll_and_keep(kept, net, 6) + (mod - armour)
 
 
@@ -208,16 +216,11 @@ def bloodbath_available(blood_markers: int, down: bool = False) -> bool:
     (False, True)
     """
     markers = require_int(blood_markers, "blood_markers", "유혈 표식", 0, 1000)
-    return markers >= BLOODBATH_COST["down" if down else "normal"]
+    return markers >= BLOODBATH_COST["down" if require_bool(down, "down", "중상 여부") else "normal"]
 
 
-def d3_from_d6_face(face: int) -> int:
-    """Read a D6 face as a D3: 1–2 → 1, 3–4 → 2, 5–6 → 3.
-
-    >>> [d3_from_d6_face(f) for f in range(1, 7)]
-    [1, 1, 2, 2, 3, 3]
-    """
-    return (require_int(face, "face", "주사위 눈", 1, 6) + 1) // 2
+#: Read a D6 face as a D3 (1–2 → 1, 3–4 → 2, 5–6 → 3): the dice layer's one rule.
+d3_from_d6_face = dice_lib.d3_face
 
 
 def charge_odds(movement: object, distance: object, dice: int = 0) -> Fraction:
@@ -251,7 +254,7 @@ def charge_roll_needed(movement: object, distance: object) -> int:
     move = require_number(movement, "movement", "이동력", 0, 24)
     gap = require_number(distance, "distance", "거리", 0, 1000)
     needed = gap - 1 - move  # inches the D6 must cover
-    return min(7, max(0, ceil(needed)))
+    return min(7, max(0, round_up(needed)))
 
 
 def first_player(models_a: int, models_b: int) -> dict[str, Fraction]:
@@ -277,8 +280,7 @@ def activation_order(models_a: int, models_b: int, first: str = "A") -> list[str
     """
     a = require_int(models_a, "models_a", "A 모델 수", 0, 1000)
     b = require_int(models_b, "models_b", "B 모델 수", 0, 1000)
-    if first not in ("A", "B"):
-        raise RuleInputError("first must be 'A' or 'B'", "먼저 하는 쪽은 A 또는 B입니다.")
+    first = require_choice(first, "first", "먼저 하는 쪽", ("A", "B"))
     left = {"A": a, "B": b}
     turn, order = first, []
     while left["A"] or left["B"]:
@@ -287,17 +289,6 @@ def activation_order(models_a: int, models_b: int, first: str = "A") -> list[str
             left[turn] -= 1
         turn = "B" if turn == "A" else "A"
     return order
-
-
-def round_up(numerator: int, denominator: int) -> int:
-    """Fractions: where only whole numbers apply, a division is rounded up.
-
-    >>> round_up(7, 2)
-    4
-    """
-    num = require_int(numerator, "numerator", "나눌 수", -10**9, 10**9)
-    den = require_int(denominator, "denominator", "나누는 수", 1, 10**9)
-    return -((-num) // den)
 
 
 def ranged_band(distance: object, weapon_range: object):
@@ -321,8 +312,8 @@ def ranged_dice(distance: object, weapon_range: object, cover: bool = False,
     (-1, 0)
     """
     band = ranged_band(distance, weapon_range)
-    return (band.modifier + DICE_SOURCES["cover"][2] * int(bool(cover))
-            + DICE_SOURCES["elevated"][2] * int(bool(elevated)))
+    return (band.modifier + DICE_SOURCES["cover"][2] * int(require_bool(cover, "cover", "엄폐"))
+            + DICE_SOURCES["elevated"][2] * int(require_bool(elevated, "elevated", "높은 곳")))
 
 
 def roll_size(dice: int = 0, kept: int = 2) -> tuple[int, int]:
@@ -358,7 +349,8 @@ def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
     Fraction(1, 1)
     """
     roll = success_odds(dice)
-    extra = _check_dice(injury_dice) + (DICE_SOURCES["target_down"][2] if bool(target_down) else 0)
+    extra = _check_dice(injury_dice) + (DICE_SOURCES["target_down"][2]
+                                        if require_bool(target_down, "target_down", "대상 중상") else 0)
     out = dict.fromkeys(ATTACK_RESULTS, Fraction(0))
     out["miss"] = roll["failure"]
     for key, bonus in (("success", 0), ("critical", DICE_SOURCES["critical"][2])):

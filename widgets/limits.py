@@ -1,0 +1,144 @@
+"""The library's size limits, in one place: every module checks its inputs against these.
+
+Limits come from cost, not from any rule: each one keeps the worst accepted call of its kind
+to well under a second on an ordinary machine (pure Python, no numpy), and bigger inputs are
+refused at once with a :class:`~widgets.errors.RuleInputError` that names the limit and says
+why. They are the same in every chapter (a ±DICE pool, a damage expression and a plain dice
+sum obey the same numbers); :func:`limits_table` lists them for the API appendix.
+
+>>> check_sum(200, 100)      # 200D100: 20,000 dice × sides, the most a sum may have
+>>> check_sum(201, 100)
+Traceback (most recent call last):
+...
+widgets.errors.RuleInputError: 201D100 is too big: dice × sides may be at most 20000 (got 20100), so that every answer comes within a second
+"""
+from __future__ import annotations
+
+from .errors import RuleInputError, particle
+
+#: Most faces one die may have.
+MAX_SIDES = 1000
+#: Most dice one roll may hold (a sum, or a pool some dice of which are kept).
+MAX_POOL = 1000
+#: Most dice × sides in one sum (the number of totals it can show, roughly): 200D100 or 1000D20.
+MAX_SUM_SIZE = 20_000
+#: Most kept² × sides³ × dice for keeping the highest or lowest dice of a pool: the work of the
+#: order-statistics sum, measured (e.g. 40 of 150D8, 100 of 200D6, 5 of 100D100 all fit).
+MAX_KEEP_WORK = 1_500_000_000
+#: Most outcome pairs when two irregular distributions are added pairwise.
+MAX_PAIRS = 4_000_000
+#: Net ±DICE (Trench Crusade): one more die per DICE on a roll that keeps 2 or 3, so the pool
+#: (kept + |DICE|) stays within MAX_POOL.
+MAX_NET_DICE = 500
+#: Characters in one damage expression, and terms in it.
+MAX_EXPRESSION_TEXT = 80
+MAX_EXPRESSION_TERMS = 12
+
+
+def _why() -> str:
+    return "so that every answer comes within a second"
+
+
+def check_sum(count: int, sides: int) -> None:
+    """Refuse a sum of ``count`` dice with ``sides`` faces whose size passes
+    :data:`MAX_SUM_SIZE` (``count`` and ``sides`` are already whole numbers).
+
+    >>> check_sum(1000, 20)
+    """
+    if count * sides > MAX_SUM_SIZE:
+        raise RuleInputError(
+            f"{count}D{sides} is too big: dice × sides may be at most {MAX_SUM_SIZE} "
+            f"(got {count * sides}), {_why()}",
+            f"{particle(f'{count}D{sides}', '은/는')} 너무 큽니다: 주사위 개수 × 면 수는 {MAX_SUM_SIZE}까지입니다 "
+            f"(입력: {count * sides}). 모든 답이 1초 안에 나오도록 정한 한도입니다.")
+
+
+def check_sum_size(size: int, name: str = "outcomes", name_ko: str = "결과 수") -> None:
+    """Refuse a sum of irregular distributions with more than :data:`MAX_SUM_SIZE` totals.
+
+    >>> check_sum_size(19_801)
+    """
+    if size > MAX_SUM_SIZE:
+        raise RuleInputError(
+            f"the sum is too big: {name} would give {size} totals, at most {MAX_SUM_SIZE}, {_why()}",
+            f"합이 너무 큽니다: 가능한 총합이 {size}가지로, {MAX_SUM_SIZE}가지까지만 계산합니다 "
+            "(모든 답이 1초 안에 나오도록 정한 한도).")
+
+
+def keep_work(count: int, keep: int, sides: int) -> int:
+    """The cost measure of keeping ``keep`` of ``count`` dice (see :data:`MAX_KEEP_WORK`).
+
+    >>> keep_work(150, 40, 8), keep_work(202, 2, 6)
+    (122880000, 174528)
+    """
+    return keep ** 2 * sides ** 3 * count
+
+
+def check_keep(count: int, keep: int, sides: int) -> None:
+    """Refuse keeping ``keep`` of ``count`` dice with ``sides`` faces when the sum of the kept
+    dice would pass :data:`MAX_SUM_SIZE` or the work would pass :data:`MAX_KEEP_WORK`.
+
+    >>> check_keep(200, 10, 6)
+    >>> check_keep(200, 100, 1000)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: 100D1000 is too big: dice × sides may be at most 20000 (got 100000), so that every answer comes within a second
+    """
+    check_sum(keep, sides)
+    if count != keep and keep_work(count, keep, sides) > MAX_KEEP_WORK:
+        raise RuleInputError(
+            f"keeping {keep} of {count}D{sides} is too much work: kept² × sides³ × dice may be "
+            f"at most {MAX_KEEP_WORK} (got {keep_work(count, keep, sides)}), {_why()}",
+            f"{count}D{sides}에서 {keep}개를 남기는 계산은 너무 큽니다: (남길 개수)² × (면 수)³ × "
+            f"주사위 개수는 {MAX_KEEP_WORK}까지입니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
+
+
+def check_pairs(pairs: int) -> None:
+    """Refuse adding two irregular distributions with more than :data:`MAX_PAIRS` outcome pairs.
+
+    >>> check_pairs(100)
+    """
+    if pairs > MAX_PAIRS:
+        raise RuleInputError(
+            f"the sum is too big: {pairs} outcome pairs, at most {MAX_PAIRS}, {_why()}",
+            f"합이 너무 큽니다: 결과 쌍이 {pairs}개로, {MAX_PAIRS}개까지만 계산합니다 "
+            "(모든 답이 1초 안에 나오도록 정한 한도).")
+
+
+def refuse_pool(count: int) -> None:
+    """Raise the refusal of a pool of ``count`` dice (more than :data:`MAX_POOL`).
+
+    >>> refuse_pool(1001)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: a roll may hold at most 1000 dice, got 1001, so that every answer comes within a second
+    """
+    raise RuleInputError(f"a roll may hold at most {MAX_POOL} dice, got {count}, {_why()}",
+                         f"한 번에 굴리는 주사위는 {MAX_POOL}개까지입니다 (입력: {count}개). "
+                         "모든 답이 1초 안에 나오도록 정한 한도입니다.")
+
+
+def limits_table() -> list[dict[str, object]]:
+    """The limits with what they bound, for the API appendix (Korean and English).
+
+    >>> [row["name"] for row in limits_table()][:3]
+    ['MAX_SIDES', 'MAX_POOL', 'MAX_SUM_SIZE']
+    """
+    rows = [
+        ("MAX_SIDES", MAX_SIDES, "주사위 하나의 면 수", "faces on one die"),
+        ("MAX_POOL", MAX_POOL, "한 번에 굴리는 주사위 개수 (합, 또는 일부를 남기는 주사위 풀)",
+         "dice in one roll (a sum, or a pool some of which are kept)"),
+        ("MAX_SUM_SIZE", MAX_SUM_SIZE, "합 하나의 주사위 개수 × 면 수 (예: 200D100, 1000D20)",
+         "dice × sides of one sum (e.g. 200D100, 1000D20)"),
+        ("MAX_KEEP_WORK", MAX_KEEP_WORK,
+         "높은/낮은 주사위 남기기: (남길 개수)² × (면 수)³ × 주사위 개수 (예: 150D8에서 40개)",
+         "keeping the highest/lowest dice: kept² × sides³ × dice (e.g. 40 of 150D8)"),
+        ("MAX_PAIRS", MAX_PAIRS, "불규칙한 두 분포를 더할 때 결과 쌍의 수",
+         "outcome pairs when two irregular distributions are added"),
+        ("MAX_NET_DICE", MAX_NET_DICE, "트렌치 크루세이드의 순 ±DICE", "net ±DICE (Trench Crusade)"),
+        ("MAX_EXPRESSION_TEXT", MAX_EXPRESSION_TEXT, "피해 식 하나의 글자 수",
+         "characters in one damage expression"),
+        ("MAX_EXPRESSION_TERMS", MAX_EXPRESSION_TERMS, "피해 식 하나의 항 수",
+         "terms in one damage expression"),
+    ]
+    return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]
