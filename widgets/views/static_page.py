@@ -17,7 +17,14 @@ table.odds { border-collapse: collapse; margin: 0.3em 0; font-variant-numeric: t
 table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
 table.odds caption { text-align: left; font-weight: bold; }
 .widget-error { color: #b00020; font-weight: bold; }
+.live-wait { color: #555; font-style: italic; }
+@media (max-width: 640px) {
+  table.odds { font-size: 0.82em; width: 100%; }
+  table.odds th, table.odds td { padding: 2px 3px; overflow-wrap: anywhere; }
+}
 """
+#: Let a long control label wrap above its number box instead of running over the slider.
+_BOX_CSS = "label { white-space: normal; overflow-wrap: anywhere; }"
 
 #: Most bytes of first answers one widget ships; beyond them the engine answers.
 PAGE_DATA_BYTES = 24_000
@@ -45,11 +52,12 @@ def bokeh_layout(widget, table_id: str):
         name = f"{uid}-{c.name}"
         if c.kind == "number":
             box = TextInput(title=c.label, value=c.key(c.default), name=f"{name}-box",
-                            width=130, css_classes=["live-box"])
+                            width=150, css_classes=["live-box"],
+                            stylesheets=[InlineStyleSheet(css=_BOX_CSS)])
             step = (c.options[1] - c.options[0]) if len(c.options) > 1 else 1
             slider = Slider(title="", show_value=False, start=c.options[0], end=c.options[-1],
                             step=step, value=c.default, name=name, sizing_mode="stretch_width",
-                            css_classes=["live-slider"])
+                            css_classes=["live-slider"], align="end")
             box.js_on_change("value_input", callback)
             box.js_on_change("value", callback)
             slider.js_on_change("value", callback)
