@@ -1,0 +1,118 @@
+"""Worked rounds (one per chapter): every number they show is the library's, for every value
+the reader can pick; each chapter embeds its worked round in a ## section."""
+from __future__ import annotations
+
+import html
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from widgets import bfrpg as bf
+from widgets import hunters_moon as hm
+from widgets import pf2e
+from widgets import trench_crusade as tc
+from widgets import underface as uf
+from widgets.grid import grid_distance
+from widgets.ranges import bfrpg_missile_bands
+from widgets.views import format as fmt
+from widgets.views import worked as w
+from widget_checks import check_static_table
+
+BOOK = Path(__file__).resolve().parent.parent / "book"
+WIDGETS = {"trench_crusade": w.tc_round_widget, "bfrpg": w.bf_round_widget, "pf2e": w.pf_round_widget,
+           "underface": w.uf_round_widget, "hunters_moon": w.hm_round_widget}
+
+
+@pytest.mark.parametrize("chapter", sorted(WIDGETS))
+def test_chapter_ends_with_a_worked_round_section_holding_its_widget(chapter):
+    nb = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    heads = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+             and "".join(c["source"]).lstrip().startswith("## ") and "(예시)" in "".join(c["source"])]
+    assert len(heads) == 1
+    after = cells[heads[0] + 1:]
+    code = [c for c in after if c["cell_type"] == "code"]
+    assert code and WIDGETS[chapter].__name__ in "".join(code[0]["source"])
+    assert "remove-input" in code[0]["metadata"]["tags"]
+    assert any("text/html" in o.get("data", {}) for o in code[0]["outputs"])
+
+
+@pytest.mark.parametrize("make", list(WIDGETS.values()))
+def test_static_table_covers_every_option(make):
+    check_static_table(make(), rule_messages_allowed=True)
+
+
+def _shown(text: str, value) -> None:
+    assert html.escape(str(value)) in text, value
+
+
+@pytest.mark.parametrize("distance", range(1, 25))
+def test_tc_round_numbers_are_the_library(distance):
+    r = w.tc_round(distance)
+    net = tc.ranged_dice(distance, 24, cover=True)
+    assert r.numbers["net"] == net
+    assert r.numbers["odds"] == tc.success_odds(net)
+    assert sum(r.numbers["attack"].values()) == 1
+    assert r.numbers["attack"] == tc.attack_odds(dice=net, armour=tc.ARMOUR[w.TC_TARGET_ARMOUR])
+    faces = sorted(w.TC_SUCCESS_FACES[:2 + abs(net)])
+    assert r.numbers["kept"] == sum(faces[-2:] if net > 0 else faces[:2])
+    text = r.html()
+    for p in tc.success_odds(net).values():
+        _shown(text, fmt.prob(p))
+
+
+@pytest.mark.parametrize("diagonal", range(0, 9))
+def test_bf_round_numbers_are_the_library(diagonal):
+    r = w.bf_round(diagonal)
+    moved = bf.path_cost([(i, i) for i in range(diagonal + 1)])
+    assert r.numbers["moved"] == moved
+    if moved > w.BF_RATE:
+        assert "odds" not in r.numbers and "쏠 수 없습니다" in r.html()
+        return
+    left = w.BF_GOBLIN_DIAGONAL - diagonal
+    distance = grid_distance((0, 0), (left, left))
+    band = bfrpg_missile_bands(w.BF_WEAPON).band(distance)
+    assert (r.numbers["distance"], r.numbers["modifier"]) == (distance, band.modifier)
+    odds = r.numbers["odds"]
+    # independent oracle: the d20 faces from max(2, AC − bonus) to 20 hit
+    need = max(2, min(20, w.BF_GOBLIN_AC - (w.BF_BONUS + band.modifier)))
+    assert odds["hit"] == Fraction(21 - need, 20) and sum(odds.values()) == 1
+    _shown(r.html(), fmt.prob(odds["hit"]))
+
+
+@pytest.mark.parametrize("ac", range(10, 27))
+def test_pf_round_numbers_are_the_library(ac):
+    r = w.pf_round(ac)
+    bonus = w.PF_STRENGTH + pf2e.proficiency_bonus(w.PF_RANK, w.PF_LEVEL)
+    assert r.numbers["bonus"] == bonus
+    assert r.numbers["penalties"] == [0, pf2e.multiple_attack_penalty(2)]
+    for n, odds in enumerate(r.numbers["strikes"], start=1):
+        assert odds == pf2e.degree_odds(bonus + pf2e.multiple_attack_penalty(n), ac)
+        assert sum(odds.values()) == 1
+        for p in odds.values():
+            _shown(r.html(), fmt.prob(p))
+
+
+@pytest.mark.parametrize("skill", range(20, 91, 10))
+def test_uf_round_numbers_are_the_library(skill):
+    r = w.uf_round(skill)
+    assert r.numbers["odds"] == uf.opposed_odds(skill, w.UF_DODGE, defense_penalty=w.UF_ARMOR)
+    assert sum(r.numbers["odds"].values()) == 1
+    assert r.numbers["after"] == uf.hit_hp_states(w.UF_WEAPON, w.UF_HP, w.UF_MAX_HP, w.UF_ARMOR, w.UF_DB)
+    assert r.numbers["dodge_target"] == w.UF_DODGE - uf.ARMOR[w.UF_ARMOR].penalty
+    for p in r.numbers["odds"].values():
+        _shown(r.html(), fmt.prob(p))
+
+
+@pytest.mark.parametrize("plot", range(1, 7))
+def test_hm_round_numbers_are_the_library(plot):
+    r = w.hm_round(plot)
+    t = w.HM_THREAT
+    bonus = hm.OUT_OF_RANGE_DAMAGE_BONUS if plot == hm.OUT_OF_RANGE else plot
+    assert r.numbers["damage"] == w.HM_POWER + bonus
+    assert r.numbers["destroy"] == hm.destroy_odds(w.HM_MIGHT, t["defence"], w.HM_POWER, plot,
+                                                     t["durability"])
+    assert r.numbers["pc_first"] == (plot <= t["paragraph"])
+    _shown(r.html(), fmt.prob(r.numbers["destroy"].destroy))
