@@ -25,7 +25,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
                    front_arc, grid_distance, has_line_of_sight, is_behind,
@@ -82,7 +82,6 @@ def _key(text: object) -> str | None:
     if not isinstance(text, str):
         return None
     return "".join(ch for ch in text.lower() if ch not in " _-\t")
-_RATES = ((40, 30), (30, 20), (20, 10))
 _COLUMNS = ("walk_orth", "walk_diag", "run_orth", "run_diag")
 _COLUMNS_KO = {"walk_orth": "걷기 가로/세로", "walk_diag": "걷기 대각선",
                "run_orth": "달리기 가로/세로", "run_diag": "달리기 대각선"}
@@ -100,14 +99,14 @@ def movement_rate(armor: object, load: object) -> int:
     a, lo = _key(armor), _key(load)
     if a not in _ARMOR_ROW:
         raise RuleInputError(
-            f"unknown armour {armor!r}: use none, magic_leather, leather, magic_metal or metal",
-            f"알 수 없는 갑옷입니다 (입력값: {armor!r}). 갑옷없음·마법가죽·가죽갑옷·마법금속·"
+            f"unknown armour {shown(armor)}: use none, magic_leather, leather, magic_metal or metal",
+            f"알 수 없는 갑옷입니다 (입력값: {shown(armor)}). 갑옷없음·마법가죽·가죽갑옷·마법금속·"
             "금속갑옷 중 하나를 고르세요.")
     if lo not in _LOAD_COL:
-        raise RuleInputError(f"unknown load {load!r}: use light or heavy",
-                             f"알 수 없는 무게입니다 (입력값: {load!r}). 가벼운 무게 또는 "
+        raise RuleInputError(f"unknown load {shown(load)}: use light or heavy",
+                             f"알 수 없는 무게입니다 (입력값: {shown(load)}). 가벼운 무게 또는 "
                              "무거운 무게를 고르세요.")
-    return _RATES[_ARMOR_ROW[a]][_LOAD_COL[lo]]
+    return MOVEMENT_TABLE[2 * _ARMOR_ROW[a] + _LOAD_COL[lo]].rate   # rows: armour × (light, heavy)
 
 
 def running_rate(rate: object) -> int:
@@ -135,7 +134,7 @@ def squares_reachable(feet: object, diagonal: bool = False) -> int:
     >>> squares_reachable(30), squares_reachable(30, diagonal=True)
     (6, 4)
     """
-    return straight_squares(feet, diagonal=bool(diagonal))
+    return straight_squares(feet, diagonal=require_bool(diagonal, "diagonal", "대각선 여부"))
 
 
 def movement_table() -> list[dict[str, object]]:
@@ -256,8 +255,8 @@ def can_attack_after(option: object) -> bool:
     (True, False)
     """
     if not isinstance(option, str) or option not in OPTIONS_KO:
-        raise RuleInputError(f"unknown movement option {option!r}",
-                             f"알 수 없는 이동 방식입니다 (입력값: {option!r}).")
+        raise RuleInputError(f"unknown movement option {shown(option)}",
+                             f"알 수 없는 이동 방식입니다 (입력값: {shown(option)}).")
     return option in _CAN_ATTACK
 
 
@@ -640,8 +639,8 @@ def scene(key: object) -> Scene:
     30
     """
     if not isinstance(key, str) or key not in SCENES:
-        raise RuleInputError(f"unknown scene {key!r}; known: {', '.join(SCENES)}",
-                             f"없는 예제입니다 (입력값: {key!r}).")
+        raise RuleInputError(f"unknown scene {shown(key)}; known: {', '.join(SCENES)}",
+                             f"없는 예제입니다 (입력값: {shown(key)}).")
     return SCENES[key]
 
 

@@ -46,7 +46,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterable, Sequence
 
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError, particle, require_bool, require_int, shown
 
 Square = tuple[int, int]
 Point = tuple[Fraction, Fraction]
@@ -62,18 +62,13 @@ STEPS: tuple[Square, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), 
 #: The four facings and the step each points along.
 FACING_STEP: dict[str, Square] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 FACING_KO: dict[str, str] = {"N": "북", "E": "동", "S": "남", "W": "서"}
-#: Band names of a cost map, with the reader-facing Korean.
-BANDS_KO: dict[str, str] = {
-    "start": "출발 칸", "walk": "걸은 뒤 공격 가능", "run": "달리기 (공격 불가)",
-    "out": "닿지 않음", "pass": "아군 칸: 지나갈 수만 있음", "blocked": "들어갈 수 없음",
-}
 
 
 def _square(value: object, name: str, name_ko: str) -> Square:
     """A square given as a pair of whole numbers (range is checked by the caller)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
-        raise RuleInputError(f"{name} must be a (col, row) pair, got {value!r}",
-                             f"{name_ko}은(는) (열, 행) 두 정수로 주세요 (입력값: {value!r}).")
+        raise RuleInputError(f"{name} must be a (col, row) pair, got {shown(value)}",
+                             f"{particle(name_ko, '은/는')} (열, 행) 두 정수로 주세요 (입력값: {shown(value)}).")
     big = 10**6
     return (require_int(value[0], f"{name} column", f"{name_ko}의 열", -big, big),
             require_int(value[1], f"{name} row", f"{name_ko}의 행", -big, big))
@@ -181,7 +176,7 @@ class Terrain:
             for s in squares:
                 if not self.inside(s):
                     raise RuleInputError(f"{field} square {s} is off the {w}×{h} grid",
-                                         f"{ko} 칸 {s}이(가) {w}×{h} 격자 밖에 있습니다.")
+                                         f"{ko} 칸 {particle(s, '이/가')} {w}×{h} 격자 밖에 있습니다.")
             object.__setattr__(self, field, squares)
         for field in ("barrier", "difficult", "allies", "enemies"):
             if self.blocked & getattr(self, field):
@@ -253,12 +248,12 @@ class Terrain:
         s = _square(start, "start", "출발 칸")
         if not self.inside(s):
             raise RuleInputError(f"start {s} is off the {self.width}×{self.height} grid",
-                                 f"출발 칸 {s}이(가) {self.width}×{self.height} 격자 밖에 있습니다.")
+                                 f"출발 칸 {particle(s, '이/가')} {self.width}×{self.height} 격자 밖에 있습니다.")
         for field, en, ko in (("blocked", "a wall", "벽"), ("enemies", "an enemy", "적"),
                               ("allies", "an ally", "아군")):
             if s in getattr(self, field):
                 raise RuleInputError(f"start {s} is on {en}",
-                                     f"출발 칸 {s}에 {ko}이(가) 있어 설 수 없습니다.")
+                                     f"출발 칸 {s}에 {particle(ko, '이/가')} 있어 설 수 없습니다.")
         return s
 
 
@@ -399,9 +394,11 @@ def cost_map(terrain: Terrain, start: object, rate: object, *, engaged_doubles: 
         raise RuleInputError("terrain must be a Terrain", "지형 정보가 올바르지 않습니다.")
     s0 = terrain.check_start(start)
     r = check_rate(rate)
-    cost, pred = _search(terrain, terrain.index(s0), bool(engaged_doubles),
-                         bool(may_leave_engagement))
-    return CostMap(terrain, s0, r, bool(engaged_doubles), bool(may_leave_engagement),
+    engaged_doubles = require_bool(engaged_doubles, "engaged_doubles", "교전 중 이동 두 배 비용")
+    may_leave_engagement = require_bool(may_leave_engagement, "may_leave_engagement",
+                                        "교전에서 벗어나기 허용")
+    cost, pred = _search(terrain, terrain.index(s0), engaged_doubles, may_leave_engagement)
+    return CostMap(terrain, s0, r, engaged_doubles, may_leave_engagement,
                    tuple(cost), tuple(pred))
 
 
@@ -461,8 +458,8 @@ def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
 
 def _facing(facing: object) -> Square:
     if not isinstance(facing, str) or facing not in FACING_STEP:
-        raise RuleInputError(f"facing must be one of N, E, S, W, got {facing!r}",
-                             f"방향은 N, E, S, W(북·동·남·서) 중 하나입니다 (입력값: {facing!r}).")
+        raise RuleInputError(f"facing must be one of N, E, S, W, got {shown(facing)}",
+                             f"방향은 N, E, S, W(북·동·남·서) 중 하나입니다 (입력값: {shown(facing)}).")
     return FACING_STEP[facing]
 
 
@@ -680,9 +677,9 @@ def sight_line(terrain: Terrain, shooter: object, target: object) -> tuple[Point
     b = _square(target, "target", "표적 칸")
     for sq, en, ko in ((a, "shooter", "쏘는 쪽"), (b, "target", "표적")):
         if not terrain.inside(sq):
-            raise RuleInputError(f"{en} square {sq} is off the grid", f"{ko} 칸 {sq}이(가) 격자 밖입니다.")
+            raise RuleInputError(f"{en} square {sq} is off the grid", f"{ko} 칸 {particle(sq, '이/가')} 격자 밖입니다.")
         if sq in terrain.blocked:
-            raise RuleInputError(f"{en} square {sq} is a wall", f"{ko} 칸 {sq}이(가) 벽입니다.")
+            raise RuleInputError(f"{en} square {sq} is a wall", f"{ko} 칸 {particle(sq, '이/가')} 벽입니다.")
     half = Fraction(1, 2)
     centre_a, centre_b = (a[0] + half, a[1] + half), (b[0] + half, b[1] + half)
     if not _centre_line_hits(a, b, terrain.blocked):

@@ -18,7 +18,7 @@ from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError, require_bool, require_int, require_text
 
 # --- constants read from the source -------------------------------------------------------
 FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails
@@ -54,19 +54,9 @@ MAX_NAME = 100        # characters in a name
 _TWO_D6 = dice_sum(2, 6)
 
 
-def _require_bool(value: object, name: str, name_ko: str) -> bool:
-    """Only real booleans: a stray 0/"no" would silently flip a rule."""
-    if not isinstance(value, bool):
-        raise RuleInputError(f"{name} must be True or False, got {value!r}",
-                             f"{name_ko}에는 예/아니오(True/False)만 넣어 주세요 (입력값: {value!r}).")
-    return value
-
-
 def _require_name(value: object) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise RuleInputError(f"name must be non-empty text of at most {MAX_NAME} characters",
-                             f"이름은 {MAX_NAME}자 이하의 비어 있지 않은 글자여야 합니다 (입력값: {value!r}).")
-    return value
+    require_text(value, "name", "이름", MAX_NAME)
+    return value  # type: ignore[return-value]  # the name is kept as given
 
 
 def _bound_mod(bound: bool, what: int) -> int:
@@ -142,7 +132,7 @@ def pc_damage(weapon_power: int, paragraph: int, doom_stage: int = 0,
     weapon_power = require_int(weapon_power, "weapon_power", "무기 위력", 0, MAX_POWER)
     paragraph = require_int(paragraph, "paragraph", "패러그래프", 1, OUT_OF_RANGE)
     doom_stage = require_int(doom_stage, "doom_stage", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
-    pursuit = _require_bool(pursuit, "pursuit", "추격 라운드")
+    pursuit = require_bool(pursuit, "pursuit", "추격 라운드")
     critical_extra = require_int(critical_extra, "critical_extra", "크리티컬 추가 데미지", 0, MAX_POWER)
     bonus = OUT_OF_RANGE_DAMAGE_BONUS if paragraph == OUT_OF_RANGE else paragraph
     flat = weapon_power + bonus + doom_stage
@@ -166,7 +156,7 @@ def threat_damage(power: int, doom: int = 0, pursuit: bool = False) -> Dist:
     """
     power = require_int(power, "power", "위협 위력", 0, MAX_POWER)
     doom = require_int(doom, "doom", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
-    pursuit = _require_bool(pursuit, "pursuit", "추격 라운드")
+    pursuit = require_bool(pursuit, "pursuit", "추격 라운드")
     return Dist.constant(power + 2 * doom) + (die(PURSUIT_DAMAGE_DIE) if pursuit else 0)
 
 
@@ -210,9 +200,9 @@ def flying_damage(damage: Dist, target_flying: bool, anti_air: bool = False,
     """
     if not isinstance(damage, Dist):
         raise RuleInputError("damage must be a Dist", "데미지는 분포(Dist)여야 합니다.")
-    target_flying = _require_bool(target_flying, "target_flying", "목표 비행상태")
-    anti_air = _require_bool(anti_air, "anti_air", "대공")
-    attacker_flying = _require_bool(attacker_flying, "attacker_flying", "공격자 비행상태")
+    target_flying = require_bool(target_flying, "target_flying", "목표 비행상태")
+    anti_air = require_bool(anti_air, "anti_air", "대공")
+    attacker_flying = require_bool(attacker_flying, "attacker_flying", "공격자 비행상태")
     if not target_flying or anti_air or attacker_flying:
         return damage
     return damage.map(lambda d: max(0, d - FLYING_DAMAGE_REDUCTION))
@@ -224,8 +214,8 @@ def diving_auto_hit(attacker_diving: bool, target_diving: bool) -> bool:
     >>> diving_auto_hit(True, False), diving_auto_hit(True, True)
     (True, False)
     """
-    attacker_diving = _require_bool(attacker_diving, "attacker_diving", "공격자 잠수상태")
-    target_diving = _require_bool(target_diving, "target_diving", "목표 잠수상태")
+    attacker_diving = require_bool(attacker_diving, "attacker_diving", "공격자 잠수상태")
+    target_diving = require_bool(target_diving, "target_diving", "목표 잠수상태")
     return attacker_diving and not target_diving
 
 
@@ -271,8 +261,8 @@ def destroy_odds(might: int, defence: int, weapon_power: int, paragraph: int, du
     defence = require_int(defence, "defence", "방어치", -MAX_TARGET, MAX_TARGET)
     durability = require_int(durability, "durability", "내구도", 1, MAX_DURABILITY)
     total_mod = might + modifier + _bound_mod(
-        _require_bool(attacker_bound, "attacker_bound", "공격자 포박상태"), BOUND_CHECK_MODIFIER)
-    defence += _bound_mod(_require_bool(threat_bound, "threat_bound", "위협 포박상태"),
+        require_bool(attacker_bound, "attacker_bound", "공격자 포박상태"), BOUND_CHECK_MODIFIER)
+    defence += _bound_mod(require_bool(threat_bound, "threat_bound", "위협 포박상태"),
                           BOUND_THREAT_VALUE_MODIFIER)
 
     def dealt(achievement: int | None) -> Dist:
@@ -312,7 +302,7 @@ def defence_odds(ability: int, attack_value: int, modifier: int = 0, *, bound: b
     >>> defence_odds(2, 8, threat_diving=True)["failure"]
     Fraction(1, 1)
     """
-    if _require_bool(threat_diving, "threat_diving", "위협 잠수상태"):
+    if require_bool(threat_diving, "threat_diving", "위협 잠수상태"):
         return {key: Fraction(key == "failure") for key in OUTCOMES}
     attack_value = require_int(attack_value, "attack_value", "공격치", -MAX_TARGET, MAX_TARGET)
     return _bound_check(ability, modifier, bound, attack_value, threat_bound,
@@ -331,7 +321,7 @@ def recon_odds(brain: int, target: int, modifier: int = 0, bound: bool = False) 
     """
     brain = require_int(brain, "brain", "두뇌", -MAX_VALUE, MAX_VALUE)
     modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
-    bonus = _bound_mod(_require_bool(bound, "bound", "포박상태"), BOUND_CHECK_MODIFIER)
+    bonus = _bound_mod(require_bool(bound, "bound", "포박상태"), BOUND_CHECK_MODIFIER)
     return check_odds(brain + modifier + bonus, target)
 
 
@@ -361,9 +351,9 @@ def _bound_check(ability: object, modifier: object, bound: object, target: int,
     monster side is bound)."""
     ability = require_int(ability, "ability", "능력치", -MAX_VALUE, MAX_VALUE)
     modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
-    total = ability + modifier + _bound_mod(_require_bool(bound, "bound", "포박상태"),
+    total = ability + modifier + _bound_mod(require_bool(bound, "bound", "포박상태"),
                                             BOUND_CHECK_MODIFIER)
-    target += _bound_mod(_require_bool(target_bound, *target_bound_names),
+    target += _bound_mod(require_bool(target_bound, *target_bound_names),
                          BOUND_THREAT_VALUE_MODIFIER)
     return check_odds(total, target)
 
@@ -399,7 +389,7 @@ def combat_course(ambush: bool, life_after_melee: int, pursued: bool,
     rounds = ("melee1", "melee2") if ambush else ("recon", "melee1", "melee2")
     if not can_pursue(life_after_melee):
         final, ended_by = 0, "body_destroyed_in_melee"
-        if _require_bool(fell_in_first_round, "fell_in_first_round", "난전 1라운드에 쓰러짐"):
+        if require_bool(fell_in_first_round, "fell_in_first_round", "난전 1라운드에 쓰러짐"):
             rounds = rounds[:-1]
     elif not pursued:
         final, ended_by = life_after_melee, "no_pursuit"
@@ -579,8 +569,8 @@ def can_interfere(same_paragraph: bool, placed_before_this_round: bool,
     >>> can_interfere(True, False, 4)[0], can_interfere(True, True, 3)[0]
     (False, False)
     """
-    same = _require_bool(same_paragraph, "same_paragraph", "같은 패러그래프")
-    earlier = _require_bool(placed_before_this_round, "placed_before_this_round", "이전 라운드 배치")
+    same = require_bool(same_paragraph, "same_paragraph", "같은 패러그래프")
+    earlier = require_bool(placed_before_this_round, "placed_before_this_round", "이전 라운드 배치")
     areas = require_int(areas_with_cause, "areas_with_cause", "인과가 남은 영역 수", 0,
                         INTERFERENCE_AREAS)
     if not same:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from .dice import die
-from .errors import RuleInputError, require_int
+from .errors import RuleInputError, require_bool, require_int, shown
 from .ranges import RangeBands
 
 #: Bound on any single bonus, penalty or roll modifier (bigger numbers are typos).
@@ -95,17 +95,9 @@ def _rank(rank: object) -> Rank:
         if key in _RANK_NAMES:
             return _RANK_NAMES[key]
     raise RuleInputError(
-        f"unknown proficiency rank {rank!r} (untrained, trained, expert, master, legendary)",
-        f"숙련 등급은 미훈련·훈련·전문·달인·전설 중 하나여야 합니다 (입력값: {rank!r}).",
+        f"unknown proficiency rank {shown(rank)} (untrained, trained, expert, master, legendary)",
+        f"숙련 등급은 미훈련·훈련·전문·달인·전설 중 하나여야 합니다 (입력값: {shown(rank)}).",
     )
-
-
-def _flag(value: object, name: str, name_ko: str) -> bool:
-    # Only a real bool: "no" or 0.5 must not silently count as agile.
-    if not isinstance(value, bool):
-        raise RuleInputError(f"{name} must be True or False, got {value!r}",
-                             f"{name_ko}은(는) 예/아니오(True/False)로 주어야 합니다 (입력값: {value!r}).")
-    return value
 
 
 def _mod(value: object, name: str, name_ko: str, limit: int = MODIFIER_LIMIT) -> int:
@@ -144,9 +136,9 @@ class Modifier:
         kind = _TYPE_NAMES.get(self.kind.strip().lower()) if isinstance(self.kind, str) else None
         if kind is None:
             raise RuleInputError(
-                f"unknown bonus type {self.kind!r} (circumstance, status, item, untyped)",
+                f"unknown bonus type {shown(self.kind)} (circumstance, status, item, untyped)",
                 f"보너스/페널티 종류는 상황·상태·물품·종류 미지정 중 하나여야 합니다 "
-                f"(입력값: {self.kind!r}).",
+                f"(입력값: {shown(self.kind)}).",
             )
         value = _mod(self.value, "bonus or penalty", "보너스/페널티")
         if kind == "untyped" and value > 0:
@@ -169,8 +161,8 @@ def _modifiers(items: object) -> list[Modifier]:
         elif isinstance(item, (list, tuple)) and len(item) == 2:
             out.append(Modifier(*item))
         else:
-            raise RuleInputError(f"not a (type, value) pair: {item!r}",
-                                 f"(종류, 값) 쌍이 아닙니다 (입력값: {item!r}).")
+            raise RuleInputError(f"not a (type, value) pair: {shown(item)}",
+                                 f"(종류, 값) 쌍이 아닙니다 (입력값: {shown(item)}).")
     return out
 
 
@@ -209,7 +201,7 @@ def multiple_attack_penalty(attack_number: object, agile: object = False) -> int
     [0, -4, -8]
     """
     n = require_int(attack_number, "attack number", "공격 순서", 1, MAX_ATTACKS)
-    step = 4 if _flag(agile, "agile", "날렵함") else 5
+    step = 4 if require_bool(agile, "agile", "날렵함") else 5
     return -step * (min(n, 3) - 1)
 
 
@@ -226,12 +218,12 @@ def strike_sequence(strikes: Sequence[tuple[int, bool]], own_turn: object = True
         raise RuleInputError(f"strikes must be a list of at most {MAX_ATTACKS} "
                              "(bonus, agile) pairs",
                              f"공격 목록은 (보너스, 날렵함) 쌍 {MAX_ATTACKS}개 이하여야 합니다.")
-    apply_map = _flag(own_turn, "own_turn", "자기 턴 여부")
+    apply_map = require_bool(own_turn, "own_turn", "자기 턴 여부")
     totals = []
     for number, strike in enumerate(strikes, start=1):
         if not isinstance(strike, (list, tuple)) or len(strike) != 2:
-            raise RuleInputError(f"not a (bonus, agile) pair: {strike!r}",
-                                 f"(보너스, 날렵함) 쌍이 아닙니다 (입력값: {strike!r}).")
+            raise RuleInputError(f"not a (bonus, agile) pair: {shown(strike)}",
+                                 f"(보너스, 날렵함) 쌍이 아닙니다 (입력값: {shown(strike)}).")
         bonus = _mod(strike[0], "attack bonus", "명중 보너스")
         penalty = multiple_attack_penalty(number if apply_map else 1, strike[1])
         totals.append(bonus + penalty)
@@ -304,13 +296,13 @@ def attack_bonus(kind: object, *, strength: object = 0, dexterity: object = 0,
     """
     k = _ATTACK_KINDS.get(kind.strip().lower()) if isinstance(kind, str) else None
     if k is None:
-        raise RuleInputError(f"attack kind must be melee, ranged or spell, got {kind!r}",
-                             f"공격 종류는 근접·원거리·주문 중 하나여야 합니다 (입력값: {kind!r}).")
+        raise RuleInputError(f"attack kind must be melee, ranged or spell, got {shown(kind)}",
+                             f"공격 종류는 근접·원거리·주문 중 하나여야 합니다 (입력값: {shown(kind)}).")
     strength = _mod(strength, "Strength modifier", "근력 수정치", ABILITY_LIMIT)
     dexterity = _mod(dexterity, "Dexterity modifier", "민첩 수정치", ABILITY_LIMIT)
     spellcasting = _mod(spellcasting, "spellcasting modifier", "주문시전 능력 수정치",
                         ABILITY_LIMIT)
-    finesse = _flag(finesse, "finesse", "기교")
+    finesse = require_bool(finesse, "finesse", "기교")
     if k == "melee":
         ability = max(strength, dexterity) if finesse else strength
     elif k == "ranged":
@@ -339,7 +331,7 @@ def armor_class(dex: object, dex_cap: object, proficiency: object, item: object 
     mods = _modifiers(other)
     if require_int(item, "armor item bonus", "갑옷 물품 보너스", 0, MODIFIER_LIMIT):
         mods.append(Modifier("item", item))
-    if _flag(off_guard, "off_guard", "무방비"):
+    if require_bool(off_guard, "off_guard", "무방비"):
         mods.append(Modifier("circumstance", OFF_GUARD_PENALTY))
     return 10 + dex + _mod(proficiency, "proficiency bonus", "숙련 보너스") + stack_modifiers(mods)
 
@@ -375,7 +367,7 @@ def strike_odds(bonus: object, ac: object, *, attack_number: object = 1, agile: 
                                  "거리와 사거리 단위를 함께 주어야 합니다.")
         total += range_penalty(distance_ft, increment_ft)
     target = _dc(ac, "AC", "AC")
-    if _flag(off_guard, "off_guard", "무방비"):
+    if require_bool(off_guard, "off_guard", "무방비"):
         target += OFF_GUARD_PENALTY
     return degree_odds(total, target)
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from .errors import RuleInputError, require_int, require_number
+from .errors import RuleInputError, particle, require_int, require_number, shown
 
 #: Largest distance (and range) accepted anywhere; bigger numbers are typos, not targets.
 MAX_DISTANCE = 10**6
@@ -190,7 +190,7 @@ class RangeBands:
         raise RuleInputError(
             f"target is out of range: {_fmt(d)}{self.unit} is beyond the maximum "
             f"{_fmt(self.max_range)}{self.unit}",
-            f"사거리 밖입니다: {_fmt(d)}{self.unit}은(는) 최대 사거리 "
+            f"사거리 밖입니다: 거리 {_fmt(d)}{self.unit}, 최대 사거리 "
             f"{_fmt(self.max_range)}{self.unit}보다 멉니다.",
         )
 
@@ -219,14 +219,14 @@ def _positive(value: object, name: str, name_ko: str) -> Fraction:
     number = require_number(value, name, name_ko, 0, MAX_DISTANCE)
     if number == 0:
         raise RuleInputError(f"{name} must be greater than 0",
-                             f"{name_ko}은(는) 0보다 커야 합니다.")
+                             f"{particle(name_ko, '은/는')} 0보다 커야 합니다.")
     return number
 
 
 def _check_reach(farthest: Fraction) -> None:
     if farthest > MAX_DISTANCE:
         raise RuleInputError(f"the table would reach {_fmt(farthest)}, beyond {MAX_DISTANCE}",
-                             f"사거리 표가 {MAX_DISTANCE}을(를) 넘습니다 ({_fmt(farthest)}).")
+                             f"사거리 표가 {particle(MAX_DISTANCE, '을/를')} 넘습니다 ({_fmt(farthest)}).")
 
 
 def _three(modifiers: Sequence[int]) -> tuple[int, int, int]:
@@ -270,6 +270,6 @@ def bfrpg_missile_bands(weapon: str) -> RangeBands:
     '중거리'
     """
     if not isinstance(weapon, str) or weapon not in BFRPG_MISSILE_RANGES:
-        raise RuleInputError(f"unknown missile weapon {weapon!r}",
-                             f"사거리 표에 없는 무기입니다 (입력값: {weapon!r}).")
+        raise RuleInputError(f"unknown missile weapon {shown(weapon)}",
+                             f"사거리 표에 없는 무기입니다 (입력값: {shown(weapon)}).")
     return RangeBands.brackets(*BFRPG_MISSILE_RANGES[weapon], unit="ft")

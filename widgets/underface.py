@@ -21,7 +21,7 @@ from typing import Iterable, Literal
 from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
-from .errors import RuleInputError, require_int, require_number
+from .errors import RuleInputError, particle, require_bool, require_int, require_number, shown
 
 MAX_SKILL = 200       # skills may pass 100 in D100 games; 200 is plenty
 MAX_HP = 1000
@@ -140,15 +140,16 @@ def _weapon_expr(weapon: str) -> DamageExpr:
     try:
         return parse_damage(weapon)
     except RuleInputError as err:
-        raise RuleInputError(f"unknown weapon {weapon!r} (not a table name nor a damage expression)",
-                             f"'{weapon}'은(는) 표에 없는 무기이고 피해 식으로도 읽을 수 없습니다. "
-                             f"({err.korean})") from None
+        raise RuleInputError(f"unknown weapon {shown(weapon)}: not a table name, and {err}",
+                             f"{particle(repr(weapon), '은/는')} 표에 없는 무기이고 피해 식으로도 "
+                             f"읽을 수 없습니다. ({err.korean})") from None
 
 
 def _armor_value(armor: str | int) -> int:
     if isinstance(armor, str):
         if armor.strip() not in ARMOR:
-            raise RuleInputError(f"unknown armor {armor!r}", f"'{armor}'은(는) 방어구 표에 없습니다.")
+            raise RuleInputError(f"unknown armor {shown(armor)}",
+                                 f"{particle(shown(armor), '은/는')} 방어구 표에 없습니다.")
         return ARMOR[armor.strip()].armor_value
     return require_int(armor, "armor", "방어 점수", 0, 100)
 
@@ -156,7 +157,8 @@ def _armor_value(armor: str | int) -> int:
 def _penalty(penalty: str | int) -> int:
     if isinstance(penalty, str):
         if penalty.strip() not in ARMOR:
-            raise RuleInputError(f"unknown armor {penalty!r}", f"'{penalty}'은(는) 방어구 표에 없습니다.")
+            raise RuleInputError(f"unknown armor {shown(penalty)}",
+                                 f"{particle(shown(penalty), '은/는')} 방어구 표에 없습니다.")
         return ARMOR[penalty.strip()].penalty
     return require_int(penalty, "penalty", "불이익", 0, 100)
 
@@ -207,9 +209,7 @@ def damage_distribution(weapon: str, armor: str | int = 0, db: "Dist | str | Non
     >>> damage_distribution("숏소드", armor=2, db="+1D4", special=True).outcomes()
     [6, 7, 8, 9]
     """
-    if not isinstance(special, bool):
-        raise RuleInputError(f"special must be True or False, got {special!r}",
-                             f"스페셜 여부는 참/거짓으로 넣어 주세요 (입력값: {special!r}).")
+    require_bool(special, "special", "스페셜 여부")
     expr = _weapon_expr(weapon)
     raw = expr.special_dist(db) if special else expr.dist(db)
     return after_armor(raw, _armor_value(armor))
@@ -257,10 +257,10 @@ class CheckSettings:
                                     ("hard_penalty", "어려움 불이익", 0, 100)):
             object.__setattr__(self, name, require_int(getattr(self, name), name, ko, low, high))
         if self.hard not in ("divide", "penalty"):
-            raise RuleInputError(f"hard must be 'divide' or 'penalty', got {self.hard!r}",
+            raise RuleInputError(f"hard must be 'divide' or 'penalty', got {shown(self.hard)}",
                                  "어려움 난이도 방식은 'divide'(나누기) 또는 'penalty'(빼기)입니다.")
         if self.margin not in ("target_minus_roll", "roll"):
-            raise RuleInputError(f"margin must be 'target_minus_roll' or 'roll', got {self.margin!r}",
+            raise RuleInputError(f"margin must be 'target_minus_roll' or 'roll', got {shown(self.margin)}",
                                  "성공 폭 방식은 'target_minus_roll' 또는 'roll'입니다.")
 
     def rows(self) -> list[tuple[str, str]]:
@@ -286,16 +286,9 @@ DEFAULT_SETTINGS = CheckSettings()
 
 def _settings(settings: object) -> CheckSettings:
     if not isinstance(settings, CheckSettings):
-        raise RuleInputError(f"settings must be CheckSettings, got {settings!r}",
+        raise RuleInputError(f"settings must be CheckSettings, got {shown(settings)}",
                              "판정 설정(CheckSettings)을 넣어 주세요.")
     return settings
-
-
-def _flag(value: object, name: str, name_ko: str) -> bool:
-    if not isinstance(value, bool):
-        raise RuleInputError(f"{name} must be True or False, got {value!r}",
-                             f"{name_ko}은(는) 참/거짓으로 넣어 주세요 (입력값: {value!r}).")
-    return value
 
 
 def effective_target(skill: int, *, hard: bool = False, penalty: str | int = 0,
@@ -310,7 +303,7 @@ def effective_target(skill: int, *, hard: bool = False, penalty: str | int = 0,
     """
     settings = _settings(settings)
     target = max(0, require_int(skill, "skill", "기능 수치", 0, MAX_SKILL) - _penalty(penalty))
-    if _flag(hard, "hard", "어려움 여부"):
+    if require_bool(hard, "hard", "어려움 여부"):
         target = (divide_up(target, settings.hard_divisor) if settings.hard == "divide"
                   else max(0, target - settings.hard_penalty))
     return target
@@ -388,7 +381,7 @@ def opposed_odds(attack_skill: int, defense_skill: int | None, *, attack_hard: b
     attack = _side(effective_target(attack_skill, hard=attack_hard, penalty=attack_penalty,
                                     settings=settings), settings)
     if defense_skill is None:
-        _flag(defense_hard, "defense_hard", "방어 어려움 여부")
+        require_bool(defense_hard, "defense_hard", "방어 어려움 여부")
         _penalty(defense_penalty)
         defense = {(False, False, 0): 1}  # nobody rolls: as if the defence failed
     else:
@@ -423,13 +416,13 @@ class Character:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 40:
-            raise RuleInputError(f"a character needs a name of 1 to 40 characters, got {self.name!r}",
+            raise RuleInputError(f"a character needs a name of 1 to 40 characters, got {shown(self.name)}",
                                  "캐릭터 이름은 1자부터 40자까지입니다.")
         object.__setattr__(self, "dex", require_int(self.dex, "dex", "DEX", 0, 100))
         object.__setattr__(self, "weapon_skill",
                            require_int(self.weapon_skill, "weapon_skill", "무기 기능", 0, MAX_SKILL))
-        _flag(self.ranged, "ranged", "사격 무기 여부")
-        _flag(self.pc, "pc", "PC 여부")
+        require_bool(self.ranged, "ranged", "사격 무기 여부")
+        require_bool(self.pc, "pc", "PC 여부")
 
 
 def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> list[Character]:
@@ -466,7 +459,7 @@ def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> 
     unknown = [w for w in waiting if w not in names]
     if unknown:
         raise RuleInputError(f"unknown waiting character {unknown[0]!r}",
-                             f"대기한 캐릭터 '{unknown[0]}'이(가) 목록에 없습니다.")
+                             f"대기한 캐릭터 {particle(shown(unknown[0]), '이/가')} 목록에 없습니다.")
     # sorted() is stable, so full ties keep the order given
     order = sorted(chars, key=lambda c: (-c.dex, not c.ranged, -c.weapon_skill, not c.pc))
     return [c for c in order if c.name not in waiting] + [c for c in order if c.name in waiting]
@@ -507,8 +500,8 @@ def range_difficulty(distance: float, weapon_range: str | int) -> str:
     if isinstance(weapon_range, str):
         weapon = RANGED_WEAPONS.get(weapon_range.strip())
         if weapon is None:
-            raise RuleInputError(f"{weapon_range!r} is not a ranged weapon",
-                                 f"'{weapon_range}'은(는) 사격 무기 표에 없습니다.")
+            raise RuleInputError(f"{shown(weapon_range)} is not a ranged weapon",
+                                 f"{particle(shown(weapon_range), '은/는')} 사격 무기 표에 없습니다.")
         weapon_range = weapon.range_m
     weapon_range = require_int(weapon_range, "weapon_range", "사정거리", 1, MAX_DISTANCE)
     return "normal" if distance <= weapon_range else "hard" if distance <= 2 * weapon_range \
