@@ -103,7 +103,8 @@ def tc_round(distance: int = 18) -> WorkedRound:
         ("성공 굴림:", f"확률은 {_odds_line([(label, odds[k]) for k, label, _, _ in tc.SUCCESS_CHART])}. "
                       f"주사위가 {josa(', '.join(map(str, faces)), '으로/로')} 나왔다면 남기는 두 눈의 합은 {kept}, "
                       f"결과는 {result}입니다."),
-        ("부상 굴림:", f"성공했으므로 부상 굴림을 합니다(대성공이었다면 +1 DICE). 주사위가 "
+        ("부상 굴림:", f"성공했으므로 부상 굴림을 합니다(대성공이었다면 "
+                      f"{fmt.signed(tc.DICE_SOURCES['critical'][2])} DICE). 주사위가 "
                       f"{josa(' + '.join(map(str, TC_INJURY_FACES)), '으로/로')} 나오고 {josa(f'갑옷 {armour}', '을/를')} 빼면 "
                       f"{injury_total}, 결과는 {injury_name}입니다({injury_effect.strip()})."),
         ("공격 한 번의 전체 확률:", _odds_line([("빗나감", attack["miss"])]
@@ -169,7 +170,7 @@ def bf_round(diagonal: int = 3) -> WorkedRound:
     steps += [("사거리와 시야:", f"남은 거리는 {check.distance}피트, 단궁의 {check.range_label}라 명중 굴림에 "
                                f"{fmt.signed(check.modifier)}입니다. 사이를 가리는 것이 없어 시야도 있습니다."),
               ("명중 굴림:", f"{josa(f'd20 {fmt.signed(total)}', '이/가')} AC {BF_GOBLIN_AC} 이상이면 맞습니다 (1은 늘 빗나가고 "
-                            f"20은 늘 맞음). 맞힐 확률 {fmt.prob(odds['hit'])}, 빗나갈 확률 {fmt.prob(odds['miss'])}.")]
+                            f"{bf.ATTACK_DIE}은 늘 맞음). 맞힐 확률 {fmt.prob(odds['hit'])}, 빗나갈 확률 {fmt.prob(odds['miss'])}.")]
     return WorkedRound("다가가서 쏘기", steps, numbers)
 
 
