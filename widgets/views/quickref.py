@@ -203,9 +203,9 @@ def pf_map() -> RefTable:
     """Multiple attack penalty by attack number, normal and agile weapons.
 
     >>> pf_map().rows[1]
-    ['2번째', '−5', '−4']
+    ['두 번째', '−5', '−4']
     """
-    rows = [[f"{n}번째" + (" 이후" if n == 3 else ""),
+    rows = [[f"{'첫두세'[n - 1]} 번째" + (" 이후" if n == 3 else ""),
              fmt.signed(pf2e.multiple_attack_penalty(n, False)),
              fmt.signed(pf2e.multiple_attack_penalty(n, True))] for n in (1, 2, 3)]
     return RefTable("다중 공격 페널티 (자기 턴의 공격만, 지금 쓰는 무기 기준)",
