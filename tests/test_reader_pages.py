@@ -170,3 +170,20 @@ def test_uf_and_hm_tables_are_the_library():
         odds = hm.check_odds(0, int(row[0]))
         assert row[1] == fmt.prob(odds["success"] + odds["special"])
         assert row[2] == fmt.prob(odds["failure"] + odds["fumble"])
+
+
+def test_link_script_links_first_use_per_section_only():
+    import sys
+    import nbformat
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import link_glossary as lg
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "## 가\n\n유혈 표식을 쓰고, 또 유혈 표식을 씁니다. **중상**이면 `중상` 그대로.\n\n### 나\n\n"
+        "유혈 표식은 이미 링크했습니다. 가정집의 식탁.\n\n## 다\n\n**유혈 표식**을 씁니다.")])
+    assert lg.link_notebook(nb, "trench_crusade") == 1     # one line changed
+    text = nb.cells[0].source
+    assert text.count("{term}`유혈 표식`") == 1           # first use in section 가 only
+    assert "{term}`중상`" in text and "`중상` 그대로" in text   # code spans untouched
+    assert "{term}`가정" not in text                       # 가정집 is not 가정
+    assert "**유혈 표식**을" in text                       # would break the bold: left alone
+    assert lg.link_notebook(nb, "trench_crusade") == 0     # idempotent
