@@ -178,7 +178,7 @@ def test_link_script_links_first_use_per_section_only():
     sys.path.insert(0, str(ROOT / "scripts"))
     import link_glossary as lg
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
-        "## 가\n\n유혈 표식을 쓰고, 또 유혈 표식을 씁니다. **중상**이면 `중상` 그대로.\n\n### 나\n\n"
+        "## 가\n\n유혈 표식을 쓰고, 또 유혈 표식을 씁니다. 중상이면 `중상` 그대로.\n\n### 나\n\n"
         "유혈 표식은 이미 링크했습니다. 가정집의 식탁.\n\n## 다\n\n**유혈 표식**을 씁니다.")])
     assert lg.link_notebook(nb, "trench_crusade") == 1     # one line changed
     text = nb.cells[0].source
