@@ -141,7 +141,7 @@ def link_notebook(nb, chapter: str) -> int:
 
 def main(paths: list[str]) -> None:
     chapters = [c for c in glossary_terms() if c]
-    notebooks = [Path(p) for p in paths] or [BOOK / f"{c}.ipynb" for c in chapters] + [
+    notebooks = [Path(p).resolve() for p in paths] or [BOOK / f"{c}.ipynb" for c in chapters] + [
         BOOK / "quickref" / f"{c}.ipynb" for c in chapters]
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
