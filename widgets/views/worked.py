@@ -16,6 +16,7 @@ from .. import pf2e
 from .. import trench_crusade as tc
 from .. import underface as uf
 from ..damage import HP_STATE_LABELS
+from ..errors import require_int
 from ..grid import Terrain
 from . import format as fmt
 from .format import josa
@@ -140,7 +141,14 @@ def bf_round(diagonal: int = 3) -> WorkedRound:
     (20, 'walk', 95, 0)
     >>> bf_round(5).numbers["option"]
     'run'
+    >>> from widgets.errors import RuleInputError
+    >>> try:
+    ...     bf_round(16)
+    ... except RuleInputError as err:
+    ...     print(err.korean)
+    다가가는 칸 수는 0부터 15까지의 정수여야 합니다 (입력값: 16).
     """
+    diagonal = require_int(diagonal, "diagonal", "다가가는 칸 수", 0, BF_GOBLIN_DIAGONAL - 1)
     size = BF_GOBLIN_DIAGONAL + 1
     goblin = (BF_GOBLIN_DIAGONAL, BF_GOBLIN_DIAGONAL)
     terrain = Terrain(size, size, enemies={goblin})
