@@ -3,6 +3,7 @@ the reader can pick; each chapter embeds its worked round in a ## section."""
 from __future__ import annotations
 
 import html
+import re
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -116,3 +117,13 @@ def test_hm_round_numbers_are_the_library(plot):
                                                      t["durability"])
     assert r.numbers["pc_first"] == (plot <= t["paragraph"])
     _shown(r.html(), fmt.prob(r.numbers["destroy"].destroy))
+
+
+@pytest.mark.parametrize("make", list(WIDGETS.values()))
+@pytest.mark.parametrize("bad", ["x", "", 10**9, -10**6])
+def test_bad_input_gives_a_korean_message(make, bad):
+    widget = make()
+    name = widget.controls[0].name
+    text = widget.shown(**{name: bad}).html
+    assert "widget-error" in text and re.search("[가-힣]", text)
+    assert "Traceback" not in text and "입력을 처리할 수 없습니다" not in text
