@@ -466,6 +466,19 @@ def missile_check(terrain: Terrain, shooter: object, target: object, weapon: str
 ATTACK_DIE = 20
 
 
+def attack_roll_hits(face: object, bonus: object, ac: object) -> bool:
+    """Whether one attack roll hits: the d20 ``face`` plus ``bonus`` reaches ``ac``; a natural 1
+    always misses and a natural 20 always hits.
+
+    >>> attack_roll_hits(13, 1, 14), attack_roll_hits(20, -10, 14), attack_roll_hits(1, 30, 14)
+    (True, True, False)
+    """
+    face = require_int(face, "face", "d20 눈", 1, ATTACK_DIE)
+    bonus = require_int(bonus, "bonus", "명중 보너스", -100, 100)
+    ac = require_int(ac, "ac", "AC", -100, 200)
+    return face == ATTACK_DIE or (face != 1 and face + bonus >= ac)
+
+
 def attack_roll_odds(bonus: object, ac: object) -> dict[str, Fraction]:
     """Exact odds that d20 + ``bonus`` (every to-hit modifier added up) reaches ``ac``.
 
@@ -474,10 +487,7 @@ def attack_roll_odds(bonus: object, ac: object) -> dict[str, Fraction]:
     >>> attack_roll_odds(30, 14)["miss"], attack_roll_odds(-30, 14)["hit"]   # natural 1 and 20
     (Fraction(1, 20), Fraction(1, 20))
     """
-    bonus = require_int(bonus, "bonus", "명중 보너스", -100, 100)
-    ac = require_int(ac, "ac", "AC", -100, 200)
-    hits = sum(1 for face in range(1, ATTACK_DIE + 1)
-               if face == ATTACK_DIE or (face != 1 and face + bonus >= ac))
+    hits = sum(attack_roll_hits(face, bonus, ac) for face in range(1, ATTACK_DIE + 1))
     return {"hit": Fraction(hits, ATTACK_DIE), "miss": Fraction(ATTACK_DIE - hits, ATTACK_DIE)}
 
 
@@ -674,7 +684,8 @@ __all__ = [
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",
     "can_attack_after", "move_options", "can_attack_square", "rear_attack_bonus",
-    "simultaneous_move_order", "missile_sight", "missile_check", "attack_roll_odds", "ATTACK_DIE",
+    "simultaneous_move_order", "missile_sight", "missile_check", "attack_roll_hits", "attack_roll_odds",
+    "ATTACK_DIE",
     "scene", "scene_options",
     "scene_rear_attackers",
 ]

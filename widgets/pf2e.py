@@ -267,6 +267,18 @@ def _degree(total: int, dc: int, face: int) -> int:
     return degree
 
 
+def roll_degree(face: object, modifier: object, dc: object) -> str:
+    """Degree of success (a key of :data:`DEGREES`) of one d20 ``face`` + ``modifier`` against
+    ``dc`` (supplementary rule, see :data:`DEGREE_RULE`).
+
+    >>> roll_degree(12, 9, 16), roll_degree(20, 0, 25), roll_degree(1, 20, 16)
+    ('success', 'success', 'failure')
+    """
+    face = require_int(face, "face", "d20 눈", 1, 20)
+    mod = _mod(modifier, "modifier", "수정치")
+    return DEGREES[3 - _degree(face + mod, _dc(dc), face)]
+
+
 def degree_odds(modifier: object, dc: object) -> dict[str, Fraction]:
     """Exact chance of each degree of success of d20 + ``modifier`` against ``dc``
     (supplementary rule, see :data:`DEGREE_RULE`), best degree first.
