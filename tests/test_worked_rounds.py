@@ -80,7 +80,23 @@ def test_bf_round_numbers_are_the_library(diagonal):
     # independent oracle: the d20 faces from max(2, AC − bonus) to 20 hit
     need = max(2, min(20, w.BF_GOBLIN_AC - (w.BF_BONUS + band.modifier)))
     assert odds["hit"] == Fraction(21 - need, 20) and sum(odds.values()) == 1
+    assert r.numbers["hit"] == (w.BF_EXAMPLE_FACE >= need)
     _shown(r.html(), fmt.prob(odds["hit"]))
+
+
+def degree_oracle(face: int, modifier: int, dc: int) -> str:
+    """Degrees of success written out again from the rule (independent of the library)."""
+    total = face + modifier
+    step = 3 if total >= dc + 10 else 2 if total >= dc else 0 if total <= dc - 10 else 1
+    step = min(3, step + 1) if face == 20 else max(0, step - 1) if face == 1 else step
+    return ["critical_failure", "failure", "success", "critical_success"][step]
+
+
+@pytest.mark.parametrize("face", range(1, 21))
+def test_roll_degree_matches_the_rule(face):
+    for modifier in range(-15, 16, 3):
+        for dc in range(5, 40, 4):
+            assert pf2e.roll_degree(face, modifier, dc) == degree_oracle(face, modifier, dc)
 
 
 @pytest.mark.parametrize("ac", range(10, 27))
@@ -89,6 +105,8 @@ def test_pf_round_numbers_are_the_library(ac):
     bonus = w.PF_STRENGTH + pf2e.proficiency_bonus(w.PF_RANK, w.PF_LEVEL)
     assert r.numbers["bonus"] == bonus
     assert r.numbers["penalties"] == [0, pf2e.multiple_attack_penalty(2)]
+    assert r.numbers["rolled"] == [degree_oracle(face, bonus + pen, ac)
+                                   for face, pen in zip(w.PF_EXAMPLE_FACES, r.numbers["penalties"])]
     for n, odds in enumerate(r.numbers["strikes"], start=1):
         assert odds == pf2e.degree_odds(bonus + pf2e.multiple_attack_penalty(n), ac)
         assert sum(odds.values()) == 1

@@ -56,6 +56,12 @@ def _odds_line(rows: list[tuple[str, Fraction]]) -> str:
     return ", ".join(f"{label} {fmt.prob(p)}" for label, p in rows)
 
 
+def _sum(face: int, modifier: int) -> str:
+    """'13 + 1 = 14', '13 − 2 = 11'."""
+    sign = "+" if modifier >= 0 else "−"
+    return f"{face} {sign} {abs(modifier)} = {face + modifier}"
+
+
 def _band_label(chart, total: int) -> str:
     for _key, label, lo, hi in chart:
         if (lo is None or total >= lo) and (hi is None or total <= hi):
@@ -129,6 +135,8 @@ BF_RATE = 30
 BF_BONUS = 1
 BF_GOBLIN_AC = 14
 BF_WEAPON = "단궁 (shortbow)"
+#: The d20 face the example's attack roll happens to show.
+BF_EXAMPLE_FACE = 13
 #: The goblin stands this many squares away along the diagonal.
 BF_GOBLIN_DIAGONAL = 16
 
@@ -174,11 +182,15 @@ def bf_round(diagonal: int = 3) -> WorkedRound:
         return WorkedRound("다가가서 쏘기", steps, numbers)
     total = BF_BONUS + check.modifier
     odds = bf.attack_roll_odds(total, BF_GOBLIN_AC)
+    hit = bf.attack_roll_hits(BF_EXAMPLE_FACE, total, BF_GOBLIN_AC)
     numbers.update(total=total, odds=odds)
     steps += [("사거리와 시야:", f"남은 거리는 {check.distance}피트, 단궁의 {check.range_label}라 명중 굴림에 "
                                f"{fmt.signed(check.modifier)}입니다. 사이를 가리는 것이 없어 시야도 있습니다."),
               ("명중 굴림:", f"{josa(f'd20 {fmt.signed(total)}', '이/가')} AC {BF_GOBLIN_AC} 이상이면 맞습니다 (1은 늘 빗나가고 "
-                            f"{bf.ATTACK_DIE}은 늘 맞음). 맞힐 확률 {fmt.prob(odds['hit'])}, 빗나갈 확률 {fmt.prob(odds['miss'])}.")]
+                            f"20은 늘 맞음). 맞힐 확률 {fmt.prob(odds['hit'])}, 빗나갈 확률 {fmt.prob(odds['miss'])}."),
+              ("결과:", f"예를 들어 d20이 {josa(BF_EXAMPLE_FACE, '이/가')} 나왔다면 {_sum(BF_EXAMPLE_FACE, total)}, "
+                        + ("명중입니다." if hit else "빗나갑니다."))]
+    numbers.update(hit=hit)
     return WorkedRound("다가가서 쏘기", steps, numbers)
 
 
@@ -194,6 +206,8 @@ def bf_round_widget(uid: str = "bf-worked") -> LiveWidget:
 PF_LEVEL = 1
 PF_STRENGTH = 4
 PF_RANK = "expert"
+#: The d20 faces the example's two Strikes happen to show.
+PF_EXAMPLE_FACES = (12, 15)
 
 
 def pf_round(ac: int = 16) -> WorkedRound:
@@ -214,12 +228,17 @@ def pf_round(ac: int = 16) -> WorkedRound:
              ("보행:", "적에게 다가갑니다. 이동하는 동안 주변 적의 반응 행동을 부를 수 있습니다."),
              ("명중 보너스:", f"근력 {fmt.signed(PF_STRENGTH)} + 숙련 보너스 {fmt.signed(proficiency)} "
                              f"= {fmt.signed(bonus)}.")]
+    rolled = [pf2e.roll_degree(face, bonus + penalty, ac)
+              for face, penalty in zip(PF_EXAMPLE_FACES, penalties)]
     for n, (penalty, odds) in enumerate(zip(penalties, strikes), start=1):
+        face = PF_EXAMPLE_FACES[n - 1]
         steps.append((f"{'첫두'[n - 1]} 번째 타격:", f"다중 공격 페널티 {fmt.signed(penalty)}, d20 "
                       f"{fmt.signed(bonus + penalty)} 대 AC {ac}. "
-                      + _odds_line([(labels[k], odds[k]) for k in pf2e.DEGREES]) + "."))
+                      + _odds_line([(labels[k], odds[k]) for k in pf2e.DEGREES])
+                      + f". 예를 들어 d20이 {josa(face, '이/가')} 나왔다면 {_sum(face, bonus + penalty)}, "
+                      f"{labels[rolled[n - 1]]}입니다."))
     return WorkedRound(f"AC {ac}인 적에게 보행·타격·타격", steps,
-                       {"bonus": bonus, "penalties": penalties, "strikes": strikes})
+                       {"bonus": bonus, "penalties": penalties, "strikes": strikes, "rolled": rolled})
 
 
 def pf_round_widget(uid: str = "pf-worked") -> LiveWidget:
