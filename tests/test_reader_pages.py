@@ -80,6 +80,7 @@ def test_chapter_links_its_terms_to_the_glossary(chapter):
     text = markdown_of(BOOK / f"{chapter}.ipynb")
     roles = TERM_ROLE.findall(text)
     assert len(roles) >= 20, chapter
+    assert f"<quickref/{chapter}>" in text       # the chapter points to its quick reference
     unknown = [(shown, target) for shown, target in roles
                if (target or shown).strip().casefold() not in names]
     assert unknown == []
