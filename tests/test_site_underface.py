@@ -41,7 +41,7 @@ def test_damage_widget_weapon_armor_and_special(offline_page):
         dist = uf.damage_distribution(weapon, armor, db, special)
         shown = offline_page.visible_text("uf-damage")
         assert fmt.prob(dist.probability(0)) in shown, (weapon, armor, special, shown)
-        assert f"평균 {fmt.fraction(dist.mean())}" in shown
+        assert f"평균 {fmt.approx(dist.mean())}" in shown
         assert offline_page.bar_labels("uf-damage") == [fmt.prob(p) for p in
                                                  dist.probabilities().values()]
 
@@ -111,11 +111,13 @@ def test_turn_order_builder(offline_page):
 
 def test_range_movement_and_recovery_widgets(offline_page):
     page = offline_page.open(PAGE)
-    page.locator('[data-live="uf-range"] select').select_option(label="라이플 (100m)")
+    page.locator('[data-live="uf-range"] select').nth(0).select_option(label="라이플 (100m)")
     offline_page.set_value("uf-range-distance", 200)
     shown = offline_page.visible_text("uf-range")
     assert "어려움" in shown
-    assert fmt.prob(uf.check_odds(50, hard=True)["success"]) in shown
+    ex = views.RANGE_EXAMPLE
+    odds = uf.ranged_hit_odds("라이플", 200, ex["attack"], ex["defense"], "shield")
+    assert fmt.prob(odds["attacker_wins"]) in shown
     offline_page.set_value("uf-range-weapon", "산탄총")
     assert "닿지 않음" in offline_page.visible_text("uf-range")
     offline_page.set_value("uf-move-distance", 20)
@@ -129,6 +131,7 @@ def test_range_movement_and_recovery_widgets(offline_page):
     dist = uf.weeks_to_recover(-10)
     assert offline_page.bar_labels("uf-weeks") == [fmt.prob(p) for p in dist.probabilities().values()]
     root = page.locator('[data-live="uf-armor"]')
-    root.locator("select").select_option(label="판금 갑옷 (신체 판정 −25%)")
+    root.locator("select").nth(0).select_option(label="판금 갑옷 (방어 점수 6, 신체 판정 −25%)")
     shown = offline_page.visible_text("uf-armor")
-    assert html.unescape(fmt.prob(uf.check_odds(60, penalty="판금 갑옷")["success"])) in shown
+    loss = uf.hp_loss_per_attack("숏소드", views.ARMOR_EXAMPLE["attack"], 60, "판금 갑옷")
+    assert fmt.approx(loss.mean()) in shown and fmt.prob(loss.probability(0)) in shown

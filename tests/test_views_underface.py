@@ -44,15 +44,19 @@ def test_hit_entries_equal_the_library():
                 for ah in (False, True):
                     for dh in (False, True):
                         penalty = defence.split(":")[1] if defence.startswith("dodge:") else 0
-                        odds = uf.opposed_odds(attack, defense, attack_hard=ah, defense_hard=dh,
-                                               defense_penalty=penalty)
+                        if defence == "none":   # firearms: no defence roll at all
+                            odds = uf.opposed_odds(attack, None, attack_hard=ah)
+                        else:
+                            odds = uf.opposed_odds(attack, defense, attack_hard=ah, defense_hard=dh,
+                                                   defense_penalty=penalty)
                         entry = table[_key(widget, attack=attack, defense=defense,
                                            defence=defence, attack_hard=ah, defense_hard=dh)]
                         assert entry["t"] == [fmt.prob(p) for p in odds.values()]
                         for p in odds.values():
                             assert esc(p) in entry["h"]
-                        target = uf.effective_target(defense, hard=dh, penalty=penalty)
-                        assert f" {target}</p>" in entry["h"]
+                        if defence != "none":
+                            target = uf.effective_target(defense, hard=dh, penalty=penalty)
+                            assert f" {target}</p>" in entry["h"]
 
 
 def test_dodge_choices_cover_every_armor_penalty():
@@ -76,7 +80,7 @@ def test_damage_entries_equal_the_library():
                     assert entry["x"] == list(probs)
                     assert entry["t"] == [fmt.prob(p) for p in probs.values()]
                     assert esc(dist.probability(0)) in entry["h"]
-                    assert f"평균 {fmt.fraction(dist.mean())}," in entry["h"]
+                    assert f"평균 {html.escape(fmt.approx(dist.mean()))}," in entry["h"]
 
 
 def test_grouped_choices_only_merge_equal_data():
@@ -127,23 +131,28 @@ def test_movement_range_armor_recovery_entries():
             assert entry["t"] == [fmt.prob(p) for p in
                                   uf.check_odds(skill, hard=kind == "run").values()]
     rng = views.range_widget().static_table()
+    ex = views.RANGE_EXAMPLE
     for key, entry in rng.items():
-        weapon, dist, skill = key.split("|")
+        weapon, dist, response = key.split("|")
         difficulty = uf.range_difficulty(int(dist), weapon)
         band_hard = RangeBands.multiples(uf.RANGED_WEAPONS[weapon].range_m)
         if difficulty == "out_of_range":
             assert "닿지 않음" in entry["h"] and not band_hard.in_range(int(dist))
         else:
-            assert entry["t"] == [fmt.prob(p) for p in
-                                  uf.check_odds(int(skill), hard=difficulty == "hard").values()]
+            odds = uf.ranged_hit_odds(weapon, int(dist), ex["attack"], ex["defense"], response)
+            assert entry["t"] == [fmt.prob(p) for p in odds.values()]
+    # a bullet cannot be blocked even with a shield; an arrow can
+    assert rng["권총|50|shield"]["t"] == [fmt.prob(p) for p in uf.opposed_odds(60, None).values()]
+    assert rng["롱보우|50|large_shield"]["t"] == [fmt.prob(p) for p in uf.opposed_odds(60, 60).values()]
     armor = views.armor_widget().static_table()
     for key, entry in armor.items():
-        skill, name, hard = key.split("|")
-        odds = uf.check_odds(int(skill), hard=hard == "1", penalty=name)
-        assert entry["t"] == [fmt.prob(p) for p in odds.values()]
-        target = uf.effective_target(int(skill), hard=hard == "1", penalty=name)
+        name, weapon, dodge = key.split("|")
+        loss = uf.hp_loss_per_attack(weapon, views.ARMOR_EXAMPLE["attack"], int(dodge), name)
+        assert entry["t"] == [fmt.prob(p) for p in loss.probabilities().values()]
+        target = uf.effective_target(int(dodge), penalty=name)
         assert f"<td>{target}</td>" in entry["h"]
-    assert "<td>55</td>" in armor["60|방탄조끼|0"]["h"]
+        assert html.escape(fmt.approx(loss.mean())) in entry["h"]
+    assert "<td>55</td>" in armor["방탄조끼|숏소드|60"]["h"]
     weeks = views.weeks_widget().static_table()
     for key, entry in weeks.items():
         dist = uf.weeks_to_recover(int(key))
@@ -159,7 +168,7 @@ def test_movement_range_armor_recovery_entries():
         weapon, db = key.split("|")
         dist = uf.damage_distribution(weapon, 0, db, True)
         assert entry["t"] == [fmt.prob(p) for p in dist.probabilities().values()]
-        assert fmt.fraction(uf.damage_distribution(weapon, 0, db).mean()) in entry["h"]
+        assert html.escape(fmt.approx(uf.damage_distribution(weapon, 0, db).mean())) in entry["h"]
 
 
 # --- Jupyter view: free values and bad input ----------------------------------------------
@@ -208,6 +217,7 @@ def test_jupyter_first_aid_refuses_a_conscious_character():
 
 def test_jupyter_range_and_movement_free_values():
     inputs, out = _boxes(views.range_widget())
+    inputs["weapon"].value = "권총"
     inputs["distance"].value = 115
     assert "닿지 않음" in out.value          # pistol: 50 m, twice is 100 m
     inputs["distance"].value = -5

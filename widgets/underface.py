@@ -583,3 +583,81 @@ __all__ = [
     "death_threshold", "effective_target", "first_aid", "hit_hp_states", "hp_after_hit",
     "movement", "opposed_odds", "range_difficulty", "turn_order", "weeks_to_recover",
 ]
+
+
+# --- defending against a shot, and what an attack costs in HP (source 4.3, 4.7.2, 4.7.3) ----
+
+#: Skills of fast-projectile weapons (firearms): "총기나 에너지 무기처럼 탄속이 빠른 무기는
+#: 막거나 피할 수 없습니다". Every other ranged weapon of the table throws a slow projectile.
+FIREARM_SKILLS = ("권총", "라이플", "산탄총")
+
+#: How a target may answer a shot: no defence, a shield (general / large), or a dodge the
+#: scenario writer allows.
+RANGED_RESPONSES = {"none": "방어하지 않음", "shield": "일반 방패로 막기",
+                    "large_shield": "대형 방패로 막기", "dodge": "회피 (각본가가 허락할 때)"}
+
+
+def ranged_defence(weapon: str, response: str) -> tuple[bool, bool]:
+    """Whether a shot from ``weapon`` allows the target's defence roll, and whether it is hard.
+
+    Firearms cannot be parried or dodged; a slow projectile can be blocked with a shield (hard,
+    normal with a large shield) or dodged at hard difficulty if the scenario writer allows.
+
+    >>> ranged_defence("권총", "shield"), ranged_defence("롱보우", "shield")
+    ((False, False), (True, True))
+    >>> ranged_defence("롱보우", "large_shield"), ranged_defence("롱보우", "dodge")
+    ((True, False), (True, True))
+    """
+    if not isinstance(weapon, str) or weapon.strip() not in RANGED_WEAPONS:
+        raise RuleInputError(f"{weapon!r:.40} is not a ranged weapon",
+                             f"사격 무기 표에 없는 무기입니다 (입력값: {weapon!r:.40}).")
+    if not isinstance(response, str) or response not in RANGED_RESPONSES:
+        raise RuleInputError(f"unknown response {response!r:.40}",
+                             f"방어 방법은 {', '.join(RANGED_RESPONSES.values())} 가운데 하나입니다.")
+    if response == "none" or RANGED_WEAPONS[weapon.strip()].skill in FIREARM_SKILLS:
+        return False, False
+    return True, response != "large_shield"
+
+
+def ranged_hit_odds(weapon: str, distance: float, attack_skill: int, defense_skill: int,
+                    response: str = "none") -> dict[str, Fraction]:
+    """One shot as an opposed check: range decides the attacker's difficulty (hard up to twice
+    the range, out of reach beyond), :func:`ranged_defence` the defender's.
+
+    >>> odds = ranged_hit_odds("권총", 60, 50, 60, "dodge")   # a bullet: no defence roll
+    >>> odds["attacker_wins"] + odds["attacker_wins_special"]
+    Fraction(1, 4)
+    """
+    band = range_difficulty(distance, weapon)
+    if band == "out_of_range":
+        raise RuleInputError(f"{distance} m is beyond twice the range of {weapon}",
+                             f"{weapon}의 사정거리 2배({2 * RANGED_WEAPONS[weapon].range_m}m)보다 멀어 "
+                             "닿지 않습니다.")
+    allowed, hard = ranged_defence(weapon, response)
+    return opposed_odds(attack_skill, defense_skill if allowed else None,
+                        attack_hard=band == "hard", defense_hard=hard)
+
+
+def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: str,
+                       db: "Dist | str | None" = "0") -> Dist:
+    """HP one melee attack takes from a target who dodges in ``armor``: the armour's penalty
+    lowers the dodge, its 방어 점수 lowers the damage. 0 when the attack misses or is dodged;
+    a special hit does the weapon's maximum (DB rolled).
+
+    >>> loss = hp_loss_per_attack("숏소드", 60, 60, "평상복")
+    >>> loss.probability(0) == 1 - (opposed_odds(60, 60)["attacker_wins"]
+    ...                             + opposed_odds(60, 60)["attacker_wins_special"])
+    True
+    """
+    if not isinstance(armor, str) or armor.strip() not in ARMOR:
+        raise RuleInputError(f"unknown armor {armor!r:.40}",
+                             f"방어구 표에 없는 방어구입니다 (입력값: {armor!r:.40}).")
+    odds = opposed_odds(attack_skill, dodge_skill, defense_penalty=armor)
+    normal = damage_distribution(weapon, armor, db, special=False).probabilities()
+    special = damage_distribution(weapon, armor, db, special=True).probabilities()
+    weights: dict[int, Fraction] = {}
+    for dist, p in ((normal, odds["attacker_wins"]), (special, odds["attacker_wins_special"])):
+        for v, q in dist.items():
+            weights[v] = weights.get(v, Fraction(0)) + p * q
+    weights[0] = weights.get(0, Fraction(0)) + 1 - odds["attacker_wins"] - odds["attacker_wins_special"]
+    return from_probabilities(weights)

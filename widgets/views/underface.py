@@ -1,7 +1,7 @@
 """Live widgets of the Underface (『언더페이스』) combat chapter.
 
 Display only: every number comes from ``widgets.underface`` (and the shared range component
-``widgets.ranges.RangeBands``); this module picks the library call and formats its result.
+``widgets.ranges.RangeBands`` for the table); this module picks the library call and formats it.
 """
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def turn_order_widget(uid: str = "uf-order") -> LiveWidget:
                         for c in order)
         return Shown(f"<ol>{items}</ol>")
 
-    return LiveWidget(uid, controls, compute, title="턴 순서 만들기 (turn order)", plot=False)
+    return LiveWidget(uid, controls, compute, title="턴 순서 만들기", plot=False)
 
 
 def movement_widget(uid: str = "uf-move") -> LiveWidget:
@@ -150,7 +150,7 @@ def movement_widget(uid: str = "uf-move") -> LiveWidget:
     return LiveWidget(
         uid, [number("mov", "MOV", 6, 10, 8, step=2), number("distance", "이동 거리 (m)", 0, 30, 12, step=2),
               number("skill", "이 턴에 쓸 기능 (%)", 30, 90, 60, step=10)],
-        compute, title="걷기와 달리기 (movement)",
+        compute, title="걷기와 달리기",
         x_label="1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
 
 
@@ -161,7 +161,9 @@ def _defence_choices() -> dict[str, str]:
         groups.setdefault(a.penalty, []).append(a.name)
     choices = {f"dodge:{names[0]}": f"회피 — {'·'.join(names)} ({uf.ARMOR[names[0]].penalty_label})"
                for names in groups.values()}
-    choices["parry"] = "막기 (무기·방패 기능; 방어구 불이익 없음)"
+    choices["parry"] = "막기: 근접 무기 (방어구 불이익 없음)"
+    choices["shield"] = "막기: 방패 (방패 기능)"
+    choices["none"] = "방어할 수 없음 (총기·에너지 무기)"
     return choices
 
 
@@ -180,10 +182,14 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
     def compute(attack, defense, defence, attack_hard, defense_hard):
         a_target = uf.effective_target(attack, hard=attack_hard)
         penalty = defence.split(":", 1)[1] if defence.startswith("dodge:") else 0
-        odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard,
-                               defense_hard=defense_hard, defense_penalty=penalty)
-        d_target = uf.effective_target(defense, hard=defense_hard, penalty=penalty)
-        d_text = f"{'회피' if penalty else '막기'} {d_target}"
+        if defence == "none":
+            odds = uf.opposed_odds(attack, None, attack_hard=attack_hard)
+            d_text = "방어 굴림 없음: 공격 판정이 성공하면 명중"
+        else:
+            odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard,
+                                   defense_hard=defense_hard, defense_penalty=penalty)
+            d_target = uf.effective_target(defense, hard=defense_hard, penalty=penalty)
+            d_text = f"{'회피' if defence.startswith('dodge:') else '막기'} {d_target}"
         rows = [(HIT_SHORT[k], p) for k, p in odds.items()]
         text = f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows)
         bars = Bars(tuple(range(1, 6)), tuple(odds.values()),
@@ -195,7 +201,7 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
               select("defence", "방어 방법", _defence_choices(), "dodge:평상복"),
               toggle("attack_hard", "공격이 어려움 난이도"),
               toggle("defense_hard", "방어가 어려움 난이도")],
-        compute, title="명중 판정: 공격 대 막기·회피 (opposed check)",
+        compute, title="명중 판정: 공격 대 막기·회피",
         x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
 
 
@@ -223,6 +229,11 @@ def _db_choices(keys=None) -> dict[str, str]:
     return {k: f"DB {o.label}" for k, o in DB_OPTIONS.items() if keys is None or k in keys}
 
 
+#: Shown beside every widget with a DB choice: the source names no DB table.
+_DB_NOTE = ('<p class="assumption">DB(피해 보너스) 주사위는 원문에 표가 없어 독자가 고르는 값입니다'
+            "(<b>가정</b>).</p>")
+
+
 def _damage_band(v: int) -> str:
     return "muted" if v == 0 else "neutral"
 
@@ -231,15 +242,15 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
     """Exact distribution of the HP one hit takes through armour (special on/off)."""
     def compute(weapon, db, armor, special):
         dist = uf.damage_distribution(weapon, armor, db, special)
-        text = (f"<p>평균 {fmt.fraction(dist.mean())}, 범위 {dist.min}~{dist.max}, "
-                f"피해 0: <b>{fmt.prob(dist.probability(0))}</b></p>")
+        text = (f"<p>평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}, "
+                f"피해 0: <b>{fmt.prob(dist.probability(0))}</b></p>" + _DB_NOTE)
         return Shown(text, Bars.from_dist(dist, _damage_band))
     return LiveWidget(
         uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "숏소드"),
               select("db", "피해 보너스 (DB)", _db_choices(), "0"),
               select("armor", "대상의 방어구", _armor_choices(), "가죽 갑옷"),
               toggle("special", "스페셜 명중")],
-        compute, title="피해와 방어구 (damage through armor)", x_label="HP 감소량")
+        compute, title="피해와 방어구", x_label="HP 감소량")
 
 
 #: Short table labels of the HP widget (the full ones, ``HP_STATE_LABELS``, stand in the text).
@@ -252,7 +263,10 @@ def hp_widget(uid: str = "uf-hp") -> LiveWidget:
         states = uf.hit_hp_states(weapon, hp, max_hp, armor, db, special)
         rows = [(HP_SHORT[k], p) for k, p in states.items()]
         text = (f"<p>HP {hp}/{max_hp}, 사망 임계 {fmt.signed(uf.death_threshold(max_hp))}</p>"
-                + fmt.odds_table(rows))
+                + fmt.odds_table(rows) + _DB_NOTE)
+        if states["at_death_threshold"]:
+            text += ("<p>사망 임계 이하가 된 PC는 자기 턴마다 인내 판정을 합니다. 인내 판정의 목표치는 "
+                     "원문에 없어 이 책은 그 확률을 계산하지 않습니다(<b>가정</b>이 필요한 부분).</p>")
         return Shown(text)
     return LiveWidget(
         uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "브로드 소드"),
@@ -261,7 +275,7 @@ def hp_widget(uid: str = "uf-hp") -> LiveWidget:
               toggle("special", "스페셜 명중"),
               number("hp", "대상의 현재 HP", 6, 12, 12, step=6),
               number("max_hp", "대상의 최대 HP", 12, 16, 12, step=4)],
-        compute, title="한 방을 맞은 뒤의 상태 (HP outcome)", plot=False)
+        compute, title="한 방을 맞은 뒤의 상태", plot=False)
 
 
 def special_widget(uid: str = "uf-special") -> LiveWidget:
@@ -271,10 +285,10 @@ def special_widget(uid: str = "uf-special") -> LiveWidget:
         special = uf.damage_distribution(weapon, 0, db, True)
         text = (f"<p>{_E(weapon)} {_E(uf.WEAPONS[weapon].damage)}, DB {_E(DB_OPTIONS[db].label)}</p>"
                 f'<table class="odds"><tr><th></th><th>보통 명중</th><th>스페셜 명중</th></tr>'
-                f"<tr><th>평균 피해</th><td>{fmt.fraction(normal.mean())}</td>"
-                f"<td>{fmt.fraction(special.mean())}</td></tr>"
+                f"<tr><th>평균 피해</th><td>{fmt.approx(normal.mean())}</td>"
+                f"<td>{fmt.approx(special.mean())}</td></tr>"
                 f"<tr><th>범위</th><td>{normal.min}~{normal.max}</td>"
-                f"<td>{special.min}~{special.max}</td></tr></table>")
+                f"<td>{special.min}~{special.max}</td></tr></table>" + _DB_NOTE)
         return Shown(text, Bars.from_dist(special, lambda v: "critical"))
     return LiveWidget(
         uid, [select("weapon", "무기", _weapon_choices(), "배틀 액스"),
@@ -282,68 +296,94 @@ def special_widget(uid: str = "uf-special") -> LiveWidget:
         compute, title="스페셜 명중의 피해 (방어구 빼기 전)", x_label="스페셜 명중의 피해")
 
 
+#: Skills of the example shooter and target in the range widget.
+RANGE_EXAMPLE = dict(attack=60, defense=60)
+
+
 def range_widget(uid: str = "uf-range") -> LiveWidget:
-    """Ranged weapons: the range band (``RangeBands.multiples``) and the shot's odds."""
-    def compute(weapon, distance, skill):
-        bands = RangeBands.multiples(uf.RANGED_WEAPONS[weapon].range_m)
-        if not bands.in_range(distance):
-            return Shown(f"<p>{_E(weapon)}, {distance}m: <b>닿지 않음</b> "
-                         f"(최대 {bands.table()[-1]['to']}m)</p>")
-        band = bands.band(distance)
-        odds = uf.check_odds(skill, hard=band.difficulty == "어려움")
-        target = uf.effective_target(skill, hard=band.difficulty == "어려움")
-        text = (f"<p>{_E(weapon)}, {distance}m: {_E(band.label)} → <b>{_E(band.difficulty)}</b>, "
-                f"목표치 {target}</p>" + fmt.odds_table(_check_rows(odds)))
-        return Shown(text, _check_bars(odds))
+    """A shot: the range decides the shooter's difficulty, the weapon and the target's answer
+    decide whether and how hard the target may defend (``uf.ranged_hit_odds``)."""
+    ex = RANGE_EXAMPLE
+
+    def compute(weapon, distance, response):
+        difficulty = uf.range_difficulty(distance, weapon)
+        if difficulty == "out_of_range":
+            return Shown(f"<p>{_E(weapon)}, {distance}m: <b>닿지 않음</b> (사정거리 "
+                         f"{uf.RANGED_WEAPONS[weapon].range_m}m의 2배까지만 쏠 수 있음)</p>")
+        allowed, hard = uf.ranged_defence(weapon, response)
+        odds = uf.ranged_hit_odds(weapon, distance, ex["attack"], ex["defense"], response)
+        firearm = uf.RANGED_WEAPONS[weapon].skill in uf.FIREARM_SKILLS
+        defence = ("총기는 탄속이 빨라 막을 수도 피할 수도 없습니다" if firearm and response != "none" else
+                   "방어 굴림 없음" if not allowed else
+                   f"{_E(uf.RANGED_RESPONSES[response])}: {'어려움' if hard else '보통'} 난이도")
+        hit = odds["attacker_wins"] + odds["attacker_wins_special"]
+        text = (f"<p>{_E(weapon)}, {distance}m: 쏘는 쪽 <b>{_E(uf.RANGE_LABELS[difficulty])}</b>. "
+                f"맞는 쪽: {defence}. 명중 확률 <b>{fmt.prob(hit)}</b></p>"
+                + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()]))
+        bars = Bars(tuple(range(1, 6)), tuple(odds.values()), tuple(_OUTCOME_BAND[k] for k in odds))
+        return Shown(text, bars)
     return LiveWidget(
         uid, [select("weapon", "사격 무기", {n: f"{n} ({w.range_m}m)"
-                                          for n, w in uf.RANGED_WEAPONS.items()}, "권총"),
-              number("distance", "대상까지 거리 (m)", 0, 200, 60, step=10),
-              number("skill", "사격 기능 (%)", 30, 90, 50, step=20)],
-        compute, title="사정거리와 난이도 (range)",
-        x_label="1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+                                          for n, w in uf.RANGED_WEAPONS.items()}, "롱보우"),
+              number("distance", "대상까지 거리 (m)", 0, 200, 125, step=25),
+              select("response", "맞는 쪽의 대응", uf.RANGED_RESPONSES, "shield")],
+        compute, title=f"사정거리와 방어: 사격 기능 {ex['attack']}, 방어 기능 {ex['defense']}",
+        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+
+
+#: The melee attacker of the armour widget.
+ARMOR_EXAMPLE = dict(attack=60)
 
 
 def armor_widget(uid: str = "uf-armor") -> LiveWidget:
-    """The armour penalty: a physical check's target and odds, against any other check."""
-    def compute(skill, armor, hard):
-        physical = uf.check_odds(skill, hard=hard, penalty=armor)
-        other = uf.check_odds(skill, hard=hard)
-        t_phys = uf.effective_target(skill, hard=hard, penalty=armor)
-        t_other = uf.effective_target(skill, hard=hard)
-        rows = "".join(f"<tr><th>{_E(uf.CHECK_LABELS[k])}</th><td>{fmt.prob(physical[k])}</td>"
-                       f"<td>{fmt.prob(other[k])}</td></tr>" for k in physical)
-        text = (f'<table class="odds"><tr><th></th><th>신체 판정 (예: 회피)</th>'
-                f"<th>그 밖의 판정</th></tr><tr><th>목표치</th><td>{t_phys}</td>"
-                f"<td>{t_other}</td></tr>{rows}</table>")
-        return Shown(text, _check_bars(physical))
+    """Armour's trade-off: its 방어 점수 lowers the damage, its penalty lowers the dodge."""
+    ex = ARMOR_EXAMPLE
+
+    def compute(armor, weapon, dodge):
+        loss = uf.hp_loss_per_attack(weapon, ex["attack"], dodge, armor)
+        bare = uf.hp_loss_per_attack(weapon, ex["attack"], dodge, "평상복")
+        target = uf.effective_target(dodge, penalty=armor)
+        a = uf.ARMOR[armor]
+        rows = (f"<tr><th>회피 목표치</th><td>{dodge}</td><td>{target}</td></tr>"
+                f"<tr><th>방어 점수</th><td>0</td><td>{a.armor_value}</td></tr>"
+                f"<tr><th>HP를 하나도 잃지 않을 확률</th><td>{fmt.prob(bare.probability(0))}</td>"
+                f"<td>{fmt.prob(loss.probability(0))}</td></tr>"
+                f"<tr><th>공격 한 번에 잃는 HP 평균</th><td>{fmt.approx(bare.mean())}</td>"
+                f"<td>{fmt.approx(loss.mean())}</td></tr>")
+        verdict = ("이 방어구가 평상복보다 덜 다칩니다" if loss.mean() < bare.mean() else
+                   "회피가 떨어지는 만큼 평상복보다 더 다칩니다" if loss.mean() > bare.mean() else
+                   "평상복과 같습니다")
+        text = (f"<p>{_E(armor)}: 회피에 {_E(a.penalty_label)}, 피해 −{a.armor_value}. "
+                f"공격 기능 {ex['attack']}인 상대의 {_E(weapon)} 공격 한 번을 회피할 때 {verdict}.</p>"
+                f'<table class="odds"><tr><th></th><th>평상복</th><th>{_E(armor)}</th></tr>{rows}</table>')
+        return Shown(text, Bars.from_dist(loss, _damage_band))
     return LiveWidget(
-        uid, [number("skill", "기능 (%)", 20, 100, 60, step=5),
-              select("armor", "방어구", {n: f"{n} ({a.penalty_label})" for n, a in uf.ARMOR.items()},
-                     "방탄조끼"),
-              toggle("hard", "어려움 난이도")],
-        compute, title="방어구의 불이익 (armor penalty)",
-        x_label="신체 판정: 1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+        uid, [select("armor", "방어구", {n: f"{n} (방어 점수 {a.armor_value}, {a.penalty_label})"
+                                        for n, a in uf.ARMOR.items()}, "방탄조끼"),
+              select("weapon", "상대의 무기", _weapon_choices(shields=False, grouped=True), "숏소드"),
+              number("dodge", "회피 기능 (%)", 40, 80, 60, step=20)],
+        compute, title="방어구의 득실: 덜 다치는가, 덜 피하는가",
+        x_label="공격 한 번에 잃는 HP (0 = 빗나감·회피·막힘)")
 
 
 def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
     """Natural recovery: weeks until an unconscious character wakes (HP 1 or more)."""
     def compute(hp):
         dist = uf.weeks_to_recover(hp)
-        text = (f"<p>현재 HP {hp}에서 HP 1이 될 때까지: 평균 {fmt.fraction(dist.mean())}주, "
+        text = (f"<p>현재 HP {hp}에서 HP 1이 될 때까지: 평균 {fmt.approx(dist.mean())}주, "
                 f"최대 {dist.max}주</p>"
                 + fmt.odds_table([(f"{w}주 안에 깨어남", dist.at_most(w))
                                   for w in dist.outcomes()[:4]]))
         return Shown(text, Bars.from_dist(dist, lambda v: "neutral"))
     return LiveWidget(uid, [number("hp", "현재 HP", -12, 0, -4)], compute,
-                      title="자연 회복으로 깨어나기까지 (recovery)", x_label="걸리는 주 수")
+                      title="자연 회복으로 깨어나기까지", x_label="걸리는 주 수")
 
 
 def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
     """First aid: HP after repeated tries on an unconscious character, chance to wake."""
     def compute(hp, skill, attempts):
         dist = uf.first_aid(hp, skill, attempts)
-        text = (f"<p>HP {hp}인 캐릭터에게 응급처치 기능 {skill}로 최대 {attempts}번 시도</p>"
+        text = (f"<p>HP {hp}인 캐릭터에게 응급처치 기능 {fmt.josa(skill, '으로/로')} 최대 {attempts}번 시도</p>"
                 + fmt.odds_table([("깨어남 (HP 1 이상)", dist.at_least(1)),
                                   ("아직 기절", dist.at_most(0))]))
         return Shown(text, Bars.from_dist(dist, lambda v: "success" if v >= 1 else "muted"))
@@ -351,7 +391,7 @@ def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
         uid, [number("hp", "현재 HP", -8, 0, -2), number("skill", "응급처치 기능 (%)", 30, 90, 60,
                                                          step=10),
               number("attempts", "시도 횟수", 1, 5, 1)],
-        compute, title="응급처치 (first aid)", x_label="시도를 마친 뒤의 HP")
+        compute, title="응급처치", x_label="시도를 마친 뒤의 HP")
 
 
 ALL_WIDGETS = [turn_order_widget, movement_widget, hit_widget, damage_widget, hp_widget,

@@ -320,7 +320,9 @@ def hm_round(plot: int = 2) -> WorkedRound:
              ("순서:", ("PC의 자리가 위협보다 앞이므로(같은 칸이면 PC가 먼저) PC가 먼저 행동합니다."
                         if pc_first else "위협의 패러그래프를 먼저 처리하므로 위협이 먼저 움직입니다.")),
              ("PC의 공격:", f"이 책의 가정대로 {josa(f'【무용】 {HM_MIGHT}', '으로/로')} 명중판정(2D6 + {HM_MIGHT} ≥ {t['defence']}). 명중 확률 "
-                           f"{fmt.prob(destroy.hit)}. 데미지는 무기 위력 {HM_POWER} + 자리 보너스 = {josa(damage, '으로/로')}"
+                           f"{fmt.prob(destroy.hit)}. 데미지는 무기 위력 {HM_POWER} + 자리 보너스"
+                           + (f"(권외는 {hm.OUT_OF_RANGE_DAMAGE_BONUS}, 가정)" if plot == hm.OUT_OF_RANGE else "")
+                           + f" = {josa(damage, '으로/로')}"
                            + (f" 【내구도】 {t['durability']} 이상이라 맞히면 격파합니다."
                               if damage >= t["durability"] else
                               f" 【내구도】 {t['durability']}에 못 미치므로, 스페셜(크리티컬 히트)이 나와야 격파합니다.")
