@@ -466,3 +466,35 @@ def test_bad_input_raises_korean_rule_input_error(fn, args, kwargs):
         fn(*args, **kwargs)
     assert HANGUL.search(err.value.korean)
     assert str(err.value)
+
+
+# --- shots and the HP cost of an attack -----------------------------------------------------
+@pytest.mark.parametrize("weapon", list(uf.RANGED_WEAPONS))
+@pytest.mark.parametrize("response", list(uf.RANGED_RESPONSES))
+def test_firearms_cannot_be_defended_and_slow_shots_follow_the_shield_rule(weapon, response):
+    allowed, hard = uf.ranged_defence(weapon, response)
+    firearm = uf.RANGED_WEAPONS[weapon].skill in ("권총", "라이플", "산탄총")
+    assert allowed == (not firearm and response != "none")
+    if allowed:
+        assert hard == (response != "large_shield")   # 4.7.3: only a large shield blocks at normal
+    rng = uf.RANGED_WEAPONS[weapon].range_m
+    for distance, attack_hard in ((rng, False), (2 * rng, True)):
+        assert uf.ranged_hit_odds(weapon, distance, 50, 60, response) == uf.opposed_odds(
+            50, 60 if allowed else None, attack_hard=attack_hard, defense_hard=hard if allowed else False)
+    with pytest.raises(RuleInputError):
+        uf.ranged_hit_odds(weapon, 2 * rng + 1, 50, 60, response)
+
+
+@pytest.mark.parametrize("armor", list(uf.ARMOR))
+@pytest.mark.parametrize("weapon,db", [("숏소드", "0"), ("그레이트 소드", "+1D4"), ("단검", "0")])
+def test_hp_loss_per_attack_combines_hit_odds_and_damage(armor, weapon, db):
+    loss = uf.hp_loss_per_attack(weapon, 60, 60, armor, db)
+    odds = uf.opposed_odds(60, 60, defense_penalty=armor)
+    normal = uf.damage_distribution(weapon, armor, db)
+    special = uf.damage_distribution(weapon, armor, db, special=True)
+    assert sum(loss.probabilities().values()) == 1
+    assert loss.mean() == odds["attacker_wins"] * normal.mean() + \
+        odds["attacker_wins_special"] * special.mean()
+    missed = 1 - odds["attacker_wins"] - odds["attacker_wins_special"]
+    assert loss.probability(0) == missed + odds["attacker_wins"] * normal.probability(0) + \
+        odds["attacker_wins_special"] * special.probability(0)
