@@ -59,6 +59,9 @@ class OfflinePage:
 
     def __init__(self, browser, base_url, **context_options):
         self.base = urlparse(base_url)
+        # The site's service worker would answer requests before page.route sees them (Playwright
+        # docs), so pages under test run without it unless a test asks (tests/test_site_offline.py).
+        context_options.setdefault("service_workers", "block")
         self.context = browser.new_context(**context_options)  # e.g. viewport, color_scheme
         self.page = self.context.new_page()
         self.page.set_default_timeout(10000)

@@ -160,11 +160,46 @@ def test_explorer_doughbert_preset_and_rates():
     html_out = g.static_html()
     for name in ("tool", "rate", "scene", "cells", "out", "path", "grid"):
         assert f"bf-grid-melee-{name}" in html_out
-    # the DOM grid: one element per square, classes and labels from the library
+    # the DOM grid: one element per square, classes and labels from the library; a keyboard
+    # grid (one tab stop, rows of grid cells) whose controller is widgets/js/grid_explorer.js
     grid = g.grid_html(res)
-    assert grid.count("data-i=") == len(res.layout.codes)
-    assert "__bfGrid['bf-grid-melee'].click(event)" in grid
+    assert grid.count("data-i=") == grid.count('role="gridcell"') == len(res.layout.codes)
+    assert grid.count('role="row"') == res.layout.height
+    assert 'role="grid" tabindex="0"' in grid and "onclick" not in grid
     assert 'class="c o-start"' in grid and "40!" in grid
+    assert "BfGridExplorer.attach(uid," in html_out
+
+
+def test_explorer_status_lines_come_from_the_library():
+    """The page shows the stored status line of the rate it uses: walk, run and half move
+    from bf.running_rate and bf.half_move (no arithmetic on the page)."""
+    g = views.GridExplorer()
+    data = g.export()
+    rates = {r for _, _, r in g.scenes.values()} | {r for _, r in g.rates.values()}
+    assert set(data["status"]) == {str(r) for r in rates}
+    for r in rates:
+        line = data["status"][str(r)]
+        assert f"걷기 {r}피트까지" in line
+        assert f"달리기 {bf.running_rate(r)}피트까지" in line
+        assert f"근접 이동·전투 철수 {bf.half_move(r)}피트까지" in line
+    assert data["optionsKo"] == bf.OPTIONS_KO
+    # the grid markup the page builds starts with the same container as Python's
+    w, h = 16, 12
+    assert data["openTag"].replace("{w}", str(w)).replace("{h}", str(h)) == views.grid_open_tag("bf-grid", w, h)
+
+
+def test_grid_text_contrast_and_marks():
+    """Every square's text reads at 4.5:1 or better on its fill, and options that share a
+    look in grey also differ by a mark or a label."""
+    for fill in list(views.OPTION_COLORS.values()) + [views.ENEMY_COLOR]:
+        assert views.contrast(views.text_on(fill), fill) >= 4.5, fill
+    css = views.grid_css()
+    for opt, mark in views.OPTION_MARKS.items():
+        assert f'.o-{opt}:not(:empty)::after {{ content: "{mark}"' in css
+    assert "dashed" in css and "solid" in css  # difficult and barrier borders differ by style
+    legend = views.legend_html()
+    for mark in set(views.OPTION_MARKS.values()):
+        assert f"(표시 {mark})" in legend
 
 
 def test_parser_and_bad_input_give_korean_messages():

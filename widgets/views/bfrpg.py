@@ -20,7 +20,8 @@ from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_
                     rear_arc, visible_squares)
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
-from .live import _DIV_CSS, BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle
+from .live import BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle
+from .static_page import _DIV_CSS
 from .trench_crusade import WorkedExamples
 
 # --- shared display data -----------------------------------------------------------------
@@ -41,7 +42,37 @@ OPTION_COLORS: Mapping[str, str] = {
 }
 ENEMY_COLOR = BAND_COLORS["down"]
 TERRAIN_EDGE = {"b": "#7f3f00", "d": "#5e3c99"}  # border of barrier / difficult squares
+#: Border style per terrain: colour is never the only mark (solid: barrier, dashed: difficult).
+TERRAIN_STYLE = {"b": "solid", "d": "dashed"}
 PLAIN_EDGE = "#bbbbbb"
+#: A mark after the feet of a square, so that the option is not told by colour alone
+#: (fleeing squares also end in "!", see :func:`cell_label`).
+OPTION_MARKS: Mapping[str, str] = {"run": "»", "flee_run": "»", "melee_move": "•", "withdraw": "◂"}
+
+
+def _luminance(color: str) -> float:
+    rgb = [int(color.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours.
+
+    >>> round(contrast("#000000", "#ffffff"), 1)
+    21.0
+    """
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def text_on(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (at least 4.5:1 for every fill here).
+
+    >>> text_on("#444444"), text_on("#f0e442")
+    ('#ffffff', '#000000')
+    """
+    return max(("#000000", "#ffffff"), key=lambda t: contrast(t, fill))
 
 #: One character per square in a scene's layout string.
 CODES = {".": "빈 칸", "#": "벽 (wall)", "b": "장벽 (barrier, +5피트)",
@@ -185,19 +216,25 @@ def grid_result(layout: Layout, rate: int) -> GridResult:
 
 
 def legend_html() -> str:
+    """The explorer's key: each option's colour with its words and its mark."""
     items = [("start", "출발 칸 (나)"), ("walk", "걸은 뒤 공격 가능"),
              ("melee_move", "근접 이동 (근접전 유지, 공격 가능)"),
              ("withdraw", "전투 철수 (공격 가능)"), ("run", "달리기 (공격 불가)"),
-             ("flee_walk", "도주, 걸어서: 분리 사격 (숫자 뒤 !)"),
+             ("flee_walk", "도주, 걸어서: 분리 사격"),
              ("flee_run", "도주, 달려서: 분리 사격, 공격 불가"), ("out", "닿지 않음"),
              ("pass", "아군 (지나가기만)"), ("blocked", "벽")]
-    spans = "".join(f'<span style="display:inline-block;margin:1px 8px 1px 0">'
-                    f'<span style="display:inline-block;width:12px;height:12px;background:'
-                    f'{OPTION_COLORS[k]};border:1px solid #888;vertical-align:middle"></span> '
-                    f'{html.escape(t)}</span>' for k, t in items)
-    spans += (f'<span style="display:inline-block;margin:1px 8px 1px 0"><span style="display:'
-              f'inline-block;width:12px;height:12px;background:{ENEMY_COLOR};vertical-align:middle">'
-              '</span> 적</span> 굵은 테두리: 장벽(갈색, +5피트)·험한 지형(보라, 2배)')
+
+    def swatch(fill: str, mark: str, text: str) -> str:
+        return (f'<span style="display:inline-block;margin:1px 8px 1px 0"><span aria-hidden="true" '
+                f'style="display:inline-block;min-width:1.3em;height:1.3em;line-height:1.3em;'
+                f'text-align:center;background:{fill};color:{text_on(fill)};border:1px solid #888;'
+                f'vertical-align:middle">{html.escape(mark)}</span> {html.escape(text)}'
+                + (f" (표시 {html.escape(mark)})" if mark else "") + "</span>")
+    marks = {k: ("!" if k == "flee_walk" else "!»" if k == "flee_run" else OPTION_MARKS.get(k, ""))
+             for k, _ in items}
+    spans = "".join(swatch(OPTION_COLORS[k], marks[k], t) for k, t in items)
+    spans += swatch(ENEMY_COLOR, "적", "적")
+    spans += ("실선 굵은 테두리: 장벽(+5피트), 점선 굵은 테두리: 험한 지형(2배)")
     return f'<div class="bf-legend" style="font-size:0.85em">{spans}</div>'
 
 
@@ -211,12 +248,13 @@ def grid_table_html(result: GridResult) -> str:
             i = r * lay.width + c
             ch, opt = lay.codes[i], result.options[i]
             color = result.colors[i]
-            fg = "#fff" if opt in ("blocked", "start") or ch == "e" else "#000"
-            deco = {"b": "text-decoration:overline;", "d": "font-style:italic;"}.get(ch, "")
+            edge = (f"border:3px {TERRAIN_STYLE[ch]} {TERRAIN_EDGE[ch]};" if ch in TERRAIN_EDGE
+                    else "border:1px solid #ccc;")
             title = html.escape(bf.OPTIONS_KO[opt] if ch != "e" else "적")
-            cells.append(f'<td title="{title}" style="background:{color};color:{fg};{deco}'
-                         f'width:2.6em;height:2em;text-align:center;border:1px solid #ccc;'
-                         f'padding:0">{html.escape(result.labels[i])}</td>')
+            text = result.labels[i] + (OPTION_MARKS.get(opt, "") if result.feet[i] >= 0 else "")
+            cells.append(f'<td title="{title}" style="background:{color};color:{text_on(color)};'
+                         f'width:2.6em;height:2em;text-align:center;{edge}'
+                         f'padding:0">{html.escape(text)}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return ('<table class="bf-grid" style="border-collapse:collapse;font-size:0.8em">' + "".join(rows)
             + "</table>")
@@ -321,10 +359,17 @@ class GridExplorer:
 
     def export(self) -> dict:
         """Plain data for the page: scenes (layout strings, rates), tools, cell sizes."""
+        rates = {rate for _, _, rate in self.scenes.values()} | {r for _, r in self.rates.values()}
         return {"scenes": {k: {"w": lay.width, "h": lay.height, "codes": lay.codes, "rate": rate}
                            for k, (_, lay, rate) in self.scenes.items()},
                 "rates": {k: r for k, (_, r) in self.rates.items()},
-                "codes": TOOL_CODE, "cell": self.CELL_PX, "maxFrame": self.MAX_FRAME}
+                "codes": TOOL_CODE,
+                # the status line per movement rate, from the library (no arithmetic on the page)
+                "status": {str(r): status_html(r) for r in sorted(rates)},
+                "optionsKo": dict(bf.OPTIONS_KO),
+                "names": SQUARE_NAMES,
+                "messages": GRID_MESSAGES,
+                "openTag": grid_open_tag(self.uid, "{w}", "{h}")}
 
     def grid_html(self, result: GridResult) -> str:
         """The DOM grid (same markup as the page's JS ``gridHtml``): one element per square,
@@ -332,10 +377,10 @@ class GridExplorer:
         lay = result.layout
         data = self.cell_data(result)
         w = lay.width
-        cells = [f'<div class="{c}" data-i="{i}">{html.escape(t)}</div>'
+        cells = [f'<div class="{c}" role="gridcell" data-i="{i}">{html.escape(t)}</div>'
                  for i, (c, t) in enumerate(zip(data["cls"], data["label"]))]
         return grid_open_tag(self.uid, w, lay.height) + "".join(
-            '<div class="r">' + "".join(cells[r * w:(r + 1) * w]) + "</div>"
+            '<div class="r" role="row">' + "".join(cells[r * w:(r + 1) * w]) + "</div>"
             for r in range(lay.height)) + "</div>"
 
     # --- static page ---------------------------------------------------------------------
@@ -352,7 +397,8 @@ class GridExplorer:
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
         grid = Div(text=self.grid_html(res), name=f"{u}-grid", disable_math=True,
                    stylesheets=[InlineStyleSheet(css=grid_css())])
-        # three selects side by side must fit the book's text column (about 600 px)
+        # three selects side by side fit the book's text column (about 600 px); on a phone
+        # they wrap onto lines of their own
         tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool", width=175,
                       options=list(TOOLS.items()))
         rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate", width=190,
@@ -360,27 +406,21 @@ class GridExplorer:
                       + [(k, lab) for k, (lab, _) in self.rates.items()])
         scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=190,
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
-        msg = Div(text=self._status(res), name=f"{u}-out", sizing_mode="stretch_width",
-                  stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
+        msg = Div(text=status_html(res.rate), name=f"{u}-out", sizing_mode="stretch_width",
+                  css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
         legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
         args = dict(uid=u, cells=cells, path=path, grid=grid, tool=tool, rate=rate, scene=scene,
                     msg=msg, data=self.export())
-        root = column(row(tool, rate, scene), legend, grid, msg, name=f"{u}-root",
-                      sizing_mode="stretch_width")
+        root = column(row(tool, rate, scene, sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
+                      legend, grid, msg, name=f"{u}-root", sizing_mode="stretch_width")
         doc = Document()  # document_ready needs an explicit document in standalone embedding
         doc.add_root(root)
-        # Registers the controller; when the page is idle, one recompute of the shown squares
-        # (same result as Python's) warms up the JS so that the first click is quick too.
-        doc.js_on_event("document_ready", CustomJS(args=args, code=_CONTROLLER_JS + _WARM_JS))
-        rate.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.recompute();"))
-        scene.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.loadScene();"))
-        tool.js_on_change("value", CustomJS(args=args, code=_CONTROLLER_JS + "ctl.showPath(-1);"))
+        # The controller is widgets/js/grid_explorer.js; each callback only calls it.
+        doc.js_on_event("document_ready", CustomJS(args=args, code=_ATTACH_JS + ";"))
+        rate.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".recompute();"))
+        scene.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".loadScene();"))
+        tool.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".showPath(-1);"))
         return root
-
-    def _status(self, res: GridResult) -> str:
-        return (f"<p>이동 속도 {res.rate}피트: 걷기 {res.rate}피트까지, 달리기 "
-                f"{bf.running_rate(res.rate)}피트까지, 근접 이동·전투 철수 {bf.half_move(res.rate)}"
-                "피트까지.</p>")
 
     def static_html(self) -> str:
         from bokeh.embed import components
@@ -396,7 +436,7 @@ class GridExplorer:
             res = grid_result(lay, self.rate_of(scene, rate_key))
         except RuleInputError as err:
             return fmt.error(err.korean)
-        return self._status(res) + grid_table_html(res) + legend_html()
+        return status_html(res.rate) + grid_table_html(res) + legend_html()
 
     def boxes_for(self, scene: str) -> dict[str, object]:
         lay = self.scenes[scene][1]
@@ -455,213 +495,66 @@ def cell_class(code: str, option: str) -> str:
     return f"c o-{option}" + {"e": " k-e", "b": " k-b", "d": " k-d"}.get(code, "")
 
 
-def grid_px(width: int) -> tuple[int, int]:
-    """Cell size and font size in CSS px for a grid ``width`` squares wide (as the page's JS)."""
-    px = min(GridExplorer.CELL_PX, (GridExplorer.MAX_FRAME - width - 1) // width)
-    return px, max(9, min(13, px * 11 // 20))
+def status_html(rate: int) -> str:
+    """The explorer's status line for a movement rate (walk, run and half move from the library)."""
+    return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지, "
+            f"근접 이동·전투 철수 {bf.half_move(rate)}피트까지.</p>")
 
 
-def grid_open_tag(uid: str, width: int, height: int) -> str:
-    """The grid container (rows of ``width`` squares), one delegated click and hover handler
-    (inline attributes survive Bokeh's innerHTML; they call the controller the page registers
-    as ``window.__bfGrid[uid]`` on document_ready)."""
-    px, font = grid_px(width)
-    ctl = f"window.__bfGrid&&__bfGrid['{uid}']&&__bfGrid['{uid}']"
-    return (f'<div class="bfg" data-uid="{uid}" data-w="{width}" data-h="{height}" '
-            f'style="--px:{px}px;font-size:{font}px" onclick="{ctl}.click(event)" onmouseover="{ctl}.over(event)">')
+#: What the explorer calls each layout code in its messages and cursor descriptions.
+SQUARE_NAMES = {"#": "벽", "e": "적", "a": "아군", "b": "장벽 (+5피트)", "d": "험한 지형 (2배)",
+                "@": "출발 칸 (나)", ".": "빈 칸"}
+#: The explorer's Korean messages ({col}, {row}, {what} are filled in on the page).
+GRID_MESSAGES = {
+    "noStart": "평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.",
+    "occupied": "({col}, {row}) 칸은 {what} 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요.",
+    "mover": "전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요.",
+    "failed": "계산할 수 없는 배치입니다: ",
+}
+GRID_HELP = ("격자: 화살표 키로 칸을 옮기고 Enter나 Space로 고른 도구를 씁니다. "
+             "경로 보기 도구에서는 고른 칸까지 가장 싼 경로를 보여 줍니다.")
+
+_ATTACH_JS = "BfGridExplorer.attach(uid, {cells, path, grid, tool, rate, scene, msg, data})"
+
+
+def grid_open_tag(uid: str, width: int | str, height: int | str) -> str:
+    """The grid container: a keyboard grid (one tab stop; see widgets/js/grid_explorer.js) of
+    rows of ``width`` squares. Square size comes from CSS (:func:`grid_css`): at most
+    ``CELL_PX``, and small enough that the grid fits its widget (a 16-wide plan fits a phone)."""
+    return (f'<div class="bfg" data-uid="{uid}" data-w="{width}" data-h="{height}" role="grid" '
+            f'tabindex="0" aria-label="{html.escape(GRID_HELP)}" style="--w:{width}">')
 
 
 def grid_css() -> str:
     """Stylesheet of the DOM grid (inside the grid Div's shadow root)."""
-    dark = ("start", "blocked", "flee_walk")
+    ex = GridExplorer
+    # Square size: at most CELL_PX, the whole grid at most MAX_FRAME, and within the widget's
+    # width (100cqw: the .live-widget container, see book.css); 1px grid lines between squares.
+    px = (f"min({ex.CELL_PX}px, calc({ex.MAX_FRAME - 1}px / var(--w) - 1px), "
+          "calc((100cqw - 16px) / var(--w) - 1px))")
     # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
     # The 1px gaps show the grey background: grid lines without a border per square.
-    rules = [".bfg { display: inline-flex; flex-direction: column; gap: 1px; padding: 1px; "
-             "background: " + PLAIN_EDGE + "; "
+    rules = [f".bfg {{ --px: {px}; display: inline-flex; flex-direction: column; gap: 1px; "
+             "padding: 1px; background: " + PLAIN_EDGE + "; font-size: clamp(7px, calc(var(--px) * 0.55), 13px); "
              "user-select: none; cursor: pointer; font-family: sans-serif; }",
+             ".bfg:focus { outline: none; }",
+             ".bfg:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }",
              ".bfg .r { display: flex; gap: 1px; contain: layout paint; }",
              ".bfg .c { flex: none; box-sizing: border-box; width: var(--px); height: var(--px); "
-             "line-height: var(--px); text-align: center; white-space: nowrap; color: #000000; }"]
-    rules += [f".bfg .o-{k} {{ background: {v};{' color: #ffffff;' if k in dark else ''} }}"
+             "line-height: var(--px); text-align: center; white-space: nowrap; overflow: hidden; "
+             "color: #000000; }"]
+    rules += [f".bfg .o-{k} {{ background: {v}; color: {text_on(v)}; }}"
               for k, v in OPTION_COLORS.items()]
-    rules += [f".bfg .k-e {{ background: {ENEMY_COLOR}; color: #ffffff; }}"]
-    rules += [f".bfg .k-{k} {{ border: 3px solid {v}; line-height: calc(var(--px) - 6px); }}"
+    rules += [f".bfg .k-e {{ background: {ENEMY_COLOR}; color: {text_on(ENEMY_COLOR)}; }}"]
+    rules += [f'.bfg .o-{k}:not(:empty)::after {{ content: "{m}"; font-size: 0.8em; }}'
+              for k, m in OPTION_MARKS.items()]
+    rules += [f".bfg .k-{k} {{ border: 3px {TERRAIN_STYLE[k]} {v}; line-height: calc(var(--px) - 6px); }}"
               for k, v in TERRAIN_EDGE.items()]
-    rules += [".bfg .c.p { box-shadow: inset 0 0 0 3px #000000; font-weight: bold; }"]
+    rules += [".bfg .c.p { box-shadow: inset 0 0 0 3px #000000; font-weight: bold; }",
+              # the keyboard cursor: a thick ring of two colours, seen on every fill
+              ".bfg:focus .c.cur { outline: 3px solid #000000; outline-offset: -3px; "
+              "box-shadow: inset 0 0 0 5px #ffffff; position: relative; z-index: 1; }"]
     return "\n".join(rules)
-
-
-# The page's controller of one explorer, registered once as window.__bfGrid[uid] (on
-# document_ready, or by whichever control callback runs first) and kept by every callback.
-# It holds the models (CustomJS args) and recomputes with the JS twins (BfrpgOptions), then
-# updates the DOM grid in place: only squares whose class or label changed are written.
-_CONTROLLER_JS = """
-const reg = (window.__bfGrid = window.__bfGrid || {});
-const ctl = reg[uid] || (reg[uid] = (function () {
-  const c = {root: null, els: null, shown: null, text: null, path: [], res: null};
-  const ERR = (s) => '<p class="widget-error" role="alert">⚠ ' + s + '</p>';
-  function rateNow() {
-    return rate.value === "scene" ? data.scenes[scene.value].rate : data.rates[rate.value];
-  }
-  function label(code, opt, feet) {
-    if (code === "@") return "나";
-    if (code === "e") return "적";
-    if (code === "a") return "아군";
-    if (feet < 0) return "";
-    return opt.startsWith("flee") ? feet + "!" : String(feet);
-  }
-  function cellClass(code, opt) {
-    return "c o-" + opt + (code === "e" ? " k-e" : code === "b" ? " k-b" : code === "d" ? " k-d" : "");
-  }
-  function esc(s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;"); }
-  function gridHtml(w, h, cls, lab) {
-    const px = Math.min(data.cell, Math.floor((data.maxFrame - w - 1) / w)), font = Math.max(9, Math.min(13, Math.floor(px * 11 / 20)));
-    const on = "window.__bfGrid&&__bfGrid['" + uid + "']&&__bfGrid['" + uid + "']";
-    const out = ['<div class="bfg" data-uid="' + uid + '" data-w="' + w + '" data-h="' + h +
-      '" style="--px:' + px + 'px;font-size:' + font + 'px" onclick="' + on + '.click(event)" onmouseover="' +
-      on + '.over(event)">'];
-    for (let i = 0; i < cls.length; i++) {
-      if (i % w === 0) out.push('<div class="r">');
-      out.push('<div class="' + cls[i] + '" data-i="' + i + '">' + esc(lab[i]) + '</div>');
-      if (i % w === w - 1) out.push("</div>");
-    }
-    out.push("</div>");
-    return out.join("");
-  }
-  // The grid's element inside the Div's shadow root (found again after Bokeh re-renders it).
-  function findRoot() {
-    if (c.root && c.root.isConnected) return c.root;
-    c.root = null; c.els = null; c.shown = null; c.text = null;  // a new element: write every square once
-    const stack = [document.querySelector('[data-live="' + uid + '"]') || document];
-    while (stack.length) {
-      const r = stack.pop();
-      const hit = r.querySelector('.bfg[data-uid="' + uid + '"]');
-      if (hit) { c.root = hit; c.els = hit.querySelectorAll(".c"); break; }
-      for (const el of r.querySelectorAll("*")) if (el.shadowRoot) stack.push(el.shadowRoot);
-    }
-    return c.root;
-  }
-  function paint() {
-    const root = findRoot(), cls = cells.data.cls, lab = cells.data.label, n = cls.length;
-    if (!root || c.els.length !== n || +root.dataset.w !== cells.tags[0]) {
-      grid.text = gridHtml(cells.tags[0], cells.tags[1], cls, lab);  // new size: new markup
-      c.root = null; findRoot();
-      c.shown = cls.slice(); c.text = lab.slice(); c.path = [];
-      return;
-    }
-    const kids = c.els, shown = c.shown || new Array(n), text = c.text || new Array(n);
-    const mark = new Uint8Array(n);
-    for (const i of c.path) mark[i] = 1;
-    for (let i = 0; i < n; i++) {
-      const want = mark[i] ? cls[i] + " p" : cls[i];
-      if (shown[i] !== want) { kids[i].className = want; shown[i] = want; }
-      if (text[i] !== lab[i]) { kids[i].textContent = lab[i]; text[i] = lab[i]; }
-    }
-    c.shown = shown; c.text = text;
-  }
-  function setMsg(html) { if (msg.text !== html) msg.text = html; }
-  c.recompute = function (codes, w, h) {
-    const t0 = performance.now();
-    w = w || cells.tags[0]; h = h || cells.tags[1];
-    codes = codes || cells.data.k.slice();
-    const n = w * h, lists = {"#": [], "b": [], "d": [], "a": [], "e": []};
-    let start = -1;
-    for (let i = 0; i < n; i++) {
-      const k = codes[i];
-      if (k === "@") start = i; else if (lists[k]) lists[k].push(i);
-    }
-    let res = null;
-    if (start >= 0) {
-      res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
-        blocked: lists["#"], barrier: lists["b"], difficult: lists["d"], allies: lists["a"],
-        enemies: lists["e"]});
-    }
-    const opt = new Array(n), feet = new Array(n), lab = new Array(n), cls = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const k = codes[i];
-      opt[i] = res ? res.option[i] : (k === "#" || k === "e" ? "blocked" : k === "a" ? "pass" : "out");
-      feet[i] = res ? res.feet[i] : -1;
-      lab[i] = label(k, opt[i], feet[i]);
-      cls[i] = cellClass(k, opt[i]);
-    }
-    c.res = res;
-    c.path = [];
-    cells.tags = [w, h];
-    cells.data = {k: codes, opt: opt, feet: feet, label: lab, cls: cls};
-    if (path.data.x.length) path.data = {x: [], y: []};
-    paint();
-    const r = rateNow();
-    setMsg(start < 0
-      ? ERR("평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.")
-      : "<p>이동 속도 " + r + "피트: 걷기 " + r + "피트까지, 달리기 " + (2 * r) +
-        "피트까지, 근접 이동·전투 철수 " + Math.floor(r / 2) + "피트까지.</p>");
-    (window.__bfGridTimes = window.__bfGridTimes || []).push(performance.now() - t0);
-    return res;
-  };
-  c.loadScene = function () {
-    const s = data.scenes[scene.value];
-    if (rate.value !== "scene") rate.value = "scene";  // its callback recomputes the old scene
-    c.recompute(s.codes.split(""), s.w, s.h);
-  };
-  // Highlight one cheapest path to square i (i < 0: none), from the JS twins' result.
-  c.showPath = function (i) {
-    const W = cells.tags[0], n = cells.data.k.length;
-    let p = [];
-    if (i >= 0 && i < n) {
-      // The first data came from Python: compute the JS result once before showing a path.
-      const res = c.res || c.recompute();
-      if (res) p = BfrpgOptions.pathTo(res, i);
-    }
-    if (!p.length && !c.path.length) return;
-    c.path = p;
-    path.data = {x: p.map(s => s % W + 0.5), y: p.map(s => Math.floor(s / W) + 0.5)};
-    paint();
-  };
-  c.tap = function (i) {
-    if (!(i >= 0 && i < cells.data.k.length)) return;
-    const W = cells.tags[0], col = i % W, row = Math.floor(i / W);
-    if (tool.value === "path") { c.showPath(i); return; }
-    const codes = cells.data.k.slice(), here = codes[i], code = data.codes[tool.value];
-    if (code === "@") {
-      if (here === "@") return;
-      if (here !== ".") {
-        setMsg(ERR("(" + col + ", " + row + ") 칸은 " +
-          (here === "#" ? "벽" : here === "e" ? "적" : here === "a" ? "아군" : here === "b" ? "장벽" :
-           here === "d" ? "험한 지형" : "출발") + " 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요."));
-        return;
-      }
-      for (let j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
-    } else if (here === "@") {
-      setMsg(ERR("전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요."));
-      return;
-    }
-    codes[i] = code;
-    try { c.recompute(codes); } catch (err) {
-      setMsg(ERR("계산할 수 없는 배치입니다: " + String(err.message || err)));
-    }
-  };
-  function square(ev) {
-    const el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
-    if (!el) return -1;
-    if (ev.currentTarget && ev.currentTarget !== c.root) {
-      c.root = ev.currentTarget; c.els = c.root.querySelectorAll(".c"); c.shown = null; c.text = null;
-    }
-    return +el.dataset.i;
-  }
-  c.click = function (ev) { const i = square(ev); if (i >= 0) c.tap(i); };
-  c.over = function (ev) {
-    if (tool.value !== "path") return;
-    const i = square(ev);
-    if (i >= 0) c.showPath(i);
-  };
-  return c;
-})());
-"""
-
-
-_WARM_JS = """
-(window.requestIdleCallback || setTimeout)(() => { if (!ctl.res) ctl.recompute(); });
-"""
 
 
 def grid_explorer(uid: str = "bf-grid", scene: str = "demo") -> GridExplorer:
@@ -771,8 +664,8 @@ def _mini_grid(width: int, height: int, cells: dict[Square, tuple[str, str]]) ->
         tds = []
         for c in range(width):
             color, text = cells.get((c, r), ("#ffffff", ""))
-            tds.append(f'<td bgcolor="{color}" width="36" height="26" align="center">'
-                       f'{html.escape(text)}</td>')
+            tds.append(f'<td bgcolor="{color}" width="36" height="26" align="center" '
+                       f'style="color:{text_on(color)}">{html.escape(text)}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     return '<table border="1" cellspacing="0" style="font-size:0.8em">' + "".join(rows) + "</table>"
 

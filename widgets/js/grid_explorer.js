@@ -1,0 +1,277 @@
+/* BfGridExplorer: the page controller of the Basic Fantasy movement-cost explorer
+ * (widgets/views/bfrpg.py GridExplorer).
+ *
+ * The explorer's Bokeh models (a Div holding the DOM grid, three Selects, the output Div and two
+ * unrendered ColumnDataSources) call BfGridExplorer.attach(uid, models) from their CustomJS
+ * callbacks; the first call makes the controller, later calls get the same one (also kept as
+ * window.__bfGrid[uid], which the tests and scripts/bench.py read).
+ *
+ * No rules here: every square's option and feet come from the JS twins (BfrpgOptions, GridCost;
+ * checked against Python in the tests); every text (status line per movement rate, option
+ * names, messages) comes from the Python library through `models.data` (GridExplorer.export).
+ * This file only draws the grid, moves the keyboard cursor and applies the chosen tool.
+ *
+ * Keyboard: the grid is one tab stop (role="grid"); arrow keys, Home and End move a cursor
+ * square; Enter or Space applies the tool there; with the path tool the cheapest path to the
+ * cursor square is shown, as when the mouse hovers. Plain ES2015 in the browser.
+ */
+var BfGridExplorer = (function () {
+  "use strict";
+  var registry = (window.__bfGrid = window.__bfGrid || {});
+
+  function esc(s) {
+    return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  }
+
+  function make(uid, m) {
+    var data = m.data;
+    var c = {uid: uid, models: m, root: null, els: null, shown: null, text: null, path: [],
+             res: null, cursor: -1};
+
+    function rateNow() {
+      return m.rate.value === "scene" ? data.scenes[m.scene.value].rate : data.rates[m.rate.value];
+    }
+    // Same rules as views.bfrpg.cell_label / cell_class (checked by the browser tests).
+    function label(code, opt, feet) {
+      if (code === "@") return "나";
+      if (code === "e") return "적";
+      if (code === "a") return "아군";
+      if (feet < 0) return "";
+      return opt.indexOf("flee") === 0 ? feet + "!" : String(feet);
+    }
+    function cellClass(code, opt) {
+      return "c o-" + opt + (code === "e" ? " k-e" : code === "b" ? " k-b" : code === "d" ? " k-d" : "");
+    }
+    function error(text) { return '<p class="widget-error" role="alert">⚠ ' + esc(text) + "</p>"; }
+    // Same markup as views.bfrpg.GridExplorer.grid_html.
+    function gridHtml(w, h, cls, lab) {
+      var out = [data.openTag.replace(/\{w\}/g, w).replace(/\{h\}/g, h).replace(/\{wp\}/g, w + 1)];
+      for (var i = 0; i < cls.length; i++) {
+        if (i % w === 0) out.push('<div class="r" role="row">');
+        out.push('<div class="' + cls[i] + '" role="gridcell" data-i="' + i + '">' + esc(lab[i]) + "</div>");
+        if (i % w === w - 1) out.push("</div>");
+      }
+      out.push("</div>");
+      return out.join("");
+    }
+    // The grid's element inside the Div's shadow root (found again after Bokeh re-renders it).
+    function findRoot() {
+      if (c.root && c.root.isConnected) return c.root;
+      c.root = null; c.els = null; c.shown = null; c.text = null;  // a new element: write every square once
+      var stack = [document.querySelector('[data-live="' + uid + '"]') || document];
+      while (stack.length) {
+        var r = stack.pop();
+        var hit = r.querySelector('.bfg[data-uid="' + uid + '"]');
+        if (hit) { bind(hit); break; }
+        var all = r.querySelectorAll("*");
+        for (var k = 0; k < all.length; k++) if (all[k].shadowRoot) stack.push(all[k].shadowRoot);
+      }
+      return c.root;
+    }
+    function bind(el) {
+      c.root = el;
+      c.els = el.querySelectorAll(".c");
+      if (el.__bfBound) return;
+      el.__bfBound = true;
+      el.addEventListener("click", c.click);
+      el.addEventListener("mouseover", c.over);
+      el.addEventListener("keydown", c.key);
+      el.addEventListener("focus", function () { moveCursor(c.cursor < 0 ? startSquare() : c.cursor); });
+    }
+    function startSquare() {
+      var k = m.cells.data.k;
+      for (var i = 0; i < k.length; i++) if (k[i] === "@") return i;
+      return 0;
+    }
+    // What a screen reader hears for the cursor square: column, row, option and feet.
+    function describe(i) {
+      var d = m.cells.data, w = m.cells.tags[0], k = d.k[i], opt = d.opt[i], feet = d.feet[i];
+      var what = k === "e" ? data.names.e : k === "@" ? data.names["@"] : data.optionsKo[opt];
+      var parts = ["열 " + (i % w) + ", 행 " + Math.floor(i / w), what];
+      if (feet >= 0 && k !== "@") parts.push(feet + "피트");
+      if (k === "b" || k === "d") parts.push(data.names[k]);
+      return parts.join(", ");
+    }
+    function markCursor() {
+      var root = findRoot();
+      if (!root) return;
+      var old = root.querySelector(".cur");
+      var el = c.cursor >= 0 ? c.els[c.cursor] : null;
+      if (old && old !== el) { old.classList.remove("cur"); old.removeAttribute("id"); old.removeAttribute("aria-label"); }
+      if (!el) { root.removeAttribute("aria-activedescendant"); return; }
+      el.classList.add("cur");
+      el.id = uid + "-cursor";
+      el.setAttribute("aria-label", describe(c.cursor));
+      root.setAttribute("aria-activedescendant", el.id);
+    }
+    function moveCursor(i) {
+      var n = m.cells.data.k.length;
+      c.cursor = Math.max(0, Math.min(n - 1, i));
+      markCursor();
+      if (m.tool.value === "path") c.showPath(c.cursor);
+      var el = c.els && c.els[c.cursor];
+      if (el && el.scrollIntoView) el.scrollIntoView({block: "nearest", inline: "nearest"});
+    }
+    function paint() {
+      var root = findRoot(), cls = m.cells.data.cls, lab = m.cells.data.label, n = cls.length, i;
+      if (!root || c.els.length !== n || +root.dataset.w !== m.cells.tags[0]) {
+        var focused = root && root.getRootNode().activeElement === root;
+        m.grid.text = gridHtml(m.cells.tags[0], m.cells.tags[1], cls, lab);  // new size: new markup
+        c.root = null; findRoot();
+        c.shown = cls.slice(); c.text = lab.slice(); c.path = [];
+        if (c.cursor >= n) c.cursor = -1;
+        markCursor();
+        if (focused && c.root) c.root.focus();
+        return;
+      }
+      var kids = c.els, shown = c.shown || new Array(n), text = c.text || new Array(n);
+      var mark = new Uint8Array(n);
+      for (i = 0; i < c.path.length; i++) mark[c.path[i]] = 1;
+      for (i = 0; i < n; i++) {
+        var want = mark[i] ? cls[i] + " p" : cls[i];
+        if (i === c.cursor) want += " cur";
+        if (shown[i] !== want) { kids[i].className = want; shown[i] = want; }
+        if (text[i] !== lab[i]) { kids[i].textContent = lab[i]; text[i] = lab[i]; }
+      }
+      c.shown = shown; c.text = text;
+      if (c.cursor >= 0) kids[c.cursor].setAttribute("aria-label", describe(c.cursor));
+    }
+    function setMsg(html) { if (m.msg.text !== html) m.msg.text = html; }
+
+    c.recompute = function (codes, w, h) {
+      var t0 = performance.now();
+      w = w || m.cells.tags[0]; h = h || m.cells.tags[1];
+      codes = codes || m.cells.data.k.slice();
+      var n = w * h, lists = {"#": [], "b": [], "d": [], "a": [], "e": []}, start = -1, i;
+      for (i = 0; i < n; i++) {
+        var k = codes[i];
+        if (k === "@") start = i; else if (lists[k]) lists[k].push(i);
+      }
+      var res = null;
+      if (start >= 0) {
+        res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
+          blocked: lists["#"], barrier: lists.b, difficult: lists.d, allies: lists.a,
+          enemies: lists.e});
+      }
+      var opt = new Array(n), feet = new Array(n), lab = new Array(n), cls = new Array(n);
+      for (i = 0; i < n; i++) {
+        var code = codes[i];
+        opt[i] = res ? res.option[i] : (code === "#" || code === "e" ? "blocked" : code === "a" ? "pass" : "out");
+        feet[i] = res ? res.feet[i] : -1;
+        lab[i] = label(code, opt[i], feet[i]);
+        cls[i] = cellClass(code, opt[i]);
+      }
+      c.res = res;
+      c.path = [];
+      m.cells.tags = [w, h];
+      m.cells.data = {k: codes, opt: opt, feet: feet, label: lab, cls: cls};
+      if (m.path.data.x.length) m.path.data = {x: [], y: []};
+      paint();
+      setMsg(start < 0 ? error(data.messages.noStart) : data.status[String(rateNow())]);
+      (window.__bfGridTimes = window.__bfGridTimes || []).push(performance.now() - t0);
+      return res;
+    };
+    c.loadScene = function () {
+      var s = data.scenes[m.scene.value];
+      if (m.rate.value !== "scene") m.rate.value = "scene";  // its callback recomputes the old scene
+      c.cursor = -1;
+      c.recompute(s.codes.split(""), s.w, s.h);
+    };
+    // Highlight one cheapest path to square i (i < 0: none), from the JS twins' result.
+    c.showPath = function (i) {
+      var W = m.cells.tags[0], n = m.cells.data.k.length, p = [];
+      if (i >= 0 && i < n) {
+        // The first data came from Python: compute the JS result once before showing a path.
+        var res = c.res || c.recompute();
+        if (res) p = BfrpgOptions.pathTo(res, i);
+      }
+      if (!p.length && !c.path.length) return;
+      c.path = p;
+      m.path.data = {x: p.map(function (s) { return s % W + 0.5; }),
+                     y: p.map(function (s) { return Math.floor(s / W) + 0.5; })};
+      paint();
+    };
+    c.tap = function (i) {
+      if (!(i >= 0 && i < m.cells.data.k.length)) return;
+      var W = m.cells.tags[0];
+      if (m.tool.value === "path") { c.showPath(i); return; }
+      var codes = m.cells.data.k.slice(), here = codes[i], code = data.codes[m.tool.value];
+      if (code === "@") {
+        if (here === "@") return;
+        if (here !== ".") {
+          setMsg(error(data.messages.occupied.replace("{col}", i % W).replace("{row}", Math.floor(i / W))
+                       .replace("{what}", data.names[here])));
+          return;
+        }
+        for (var j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
+      } else if (here === "@") {
+        setMsg(error(data.messages.mover));
+        return;
+      }
+      codes[i] = code;
+      try { c.recompute(codes); } catch (err) {
+        setMsg(error(data.messages.failed + String(err.message || err)));
+      }
+    };
+    function square(ev) {
+      var el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
+      if (!el) return -1;
+      if (ev.currentTarget && ev.currentTarget !== c.root) bind(ev.currentTarget);
+      return +el.dataset.i;
+    }
+    c.click = function (ev) {
+      var i = square(ev);
+      if (i < 0) return;
+      c.cursor = i;  // the keyboard cursor follows the mouse
+      c.tap(i);
+      markCursor();
+    };
+    c.over = function (ev) {
+      if (m.tool.value !== "path") return;
+      var i = square(ev);
+      if (i >= 0) c.showPath(i);
+    };
+    c.key = function (ev) {
+      var w = m.cells.tags[0], i = c.cursor < 0 ? startSquare() : c.cursor, row = Math.floor(i / w);
+      var n = m.cells.data.k.length;
+      switch (ev.key) {
+        case "ArrowLeft": if (i % w > 0) i -= 1; break;
+        case "ArrowRight": if (i % w < w - 1) i += 1; break;
+        case "ArrowUp": if (i - w >= 0) i -= w; break;
+        case "ArrowDown": if (i + w < n) i += w; break;
+        case "Home": i = ev.ctrlKey ? 0 : row * w; break;
+        case "End": i = ev.ctrlKey ? n - 1 : row * w + w - 1; break;
+        case "Enter": case " ": case "Spacebar":
+          ev.preventDefault();
+          c.cursor = i;
+          c.tap(i);
+          markCursor();
+          return;
+        default: return;
+      }
+      ev.preventDefault();
+      moveCursor(i);
+    };
+    c.moveCursor = moveCursor;
+    c.find = findRoot;
+    return c;
+  }
+
+  /* The controller of explorer `uid` (made on the first call). `models`: the CustomJS args
+   * {cells, path, grid, tool, rate, scene, msg, data}. */
+  function attach(uid, models) {
+    var c = registry[uid];
+    if (!c) {
+      c = registry[uid] = make(uid, models);
+      // Bind the grid's listeners as soon as it is drawn, then (when the page is idle) one
+      // recompute of the shown squares (same result as Python's) warms up the JS so that the
+      // first click is quick too.
+      var tries = 0;
+      (function find() { if (!c.find() && tries++ < 100) requestAnimationFrame(find); })();
+      (window.requestIdleCallback || setTimeout)(function () { if (!c.res) c.recompute(); });
+    }
+    return c;
+  }
+
+  return {attach: attach, get: function (uid) { return registry[uid]; }};
+})();
