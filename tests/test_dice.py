@@ -94,7 +94,7 @@ def test_refusals_name_the_limit_and_come_at_once():
         with pytest.raises(RuleInputError) as err:
             call()
         assert time.perf_counter() - start < 0.1
-        limit_values = (limits.MAX_POOL, limits.MAX_SUM_SIZE, limits.MAX_KEEP_WORK)
+        limit_values = (limits.MAX_POOL, limits.MAX_SUM_DICE, limits.MAX_SUM_SIZE, limits.MAX_KEEP_WORK)
         assert any(str(v) in str(err.value) and str(v) in err.value.korean for v in limit_values)
 
 

@@ -22,8 +22,9 @@ from math import lcm
 from typing import Literal, Mapping
 
 from . import limits
-from .dice import Dist, dice_sum
-from .errors import RuleInputError, particle, require_int, round_up, shown
+from .dice import Dist, dice_groups_sum, dice_sum
+from .errors import (RuleInputError, particle, require_bool, require_int, require_number, round_up,
+                     shown)
 
 # Bounds keep every parse and sum small; the dice limits are the library's (widgets.limits).
 MAX_TEXT = limits.MAX_EXPRESSION_TEXT     # characters in one expression
@@ -104,20 +105,31 @@ class DamageExpr:
 
     def dist(self, db: "Dist | str | None" = None) -> Dist:
         """Exact distribution of the expression with the given DB."""
-        db_d = db_dist(db)
-        # equal dice with the same sign add up to one sum (50D100+50D100 is 100D100): one
-        # recurrence instead of a product of two big distributions
-        merged: dict[tuple[int, int], int] = {}
+        db_terms: tuple[Term, ...] | None = None
+        if self.uses_db and isinstance(db, str):
+            # weapon and DB dice together must fit the limits: refuse before rolling either
+            db_terms = _db_expression(db).terms
+            _check_size(str(self) + " (DB " + db + ")", self.terms + db_terms)
+        # all plain dice of one sign, the DB's included, make one sum (50D100+50D99+DB with a
+        # 30D100 DB is one recurrence over the totals), not a product of big distributions
+        plain: dict[int, list[tuple[int, int]]] = {1: [], -1: []}
         total = Dist.constant(0)
         for term in self.terms:
             if term.kind == "dice" and term.divisor == 1:
-                key = (term.sign, term.sides)
-                merged[key] = merged.get(key, 0) + term.count
+                plain[term.sign].append((term.count, term.sides))
+            elif term.kind == "db" and term.divisor == 1 and db_terms is not None:
+                for part in db_terms:
+                    if part.kind == "dice" and part.divisor == 1:
+                        plain[term.sign * part.sign].append((part.count, part.sides))
+                    else:
+                        total = total + (part.dist(Dist.constant(0)) if term.sign > 0
+                                         else -part.dist(Dist.constant(0)))
             else:
-                total = total + term.dist(db_d)
-        for (sign, sides), count in sorted(merged.items()):
-            part = dice_sum(count, sides)
-            total = total + (part if sign > 0 else -part)
+                total = total + term.dist(db_dist(db))
+        for sign, groups in plain.items():
+            if groups:
+                part_sum = dice_groups_sum(groups)
+                total = total + (part_sum if sign > 0 else -part_sum)
         return total
 
     def weapon_max(self) -> int:
@@ -197,9 +209,9 @@ class _Reader:
             if sides is None or not 1 <= sides <= MAX_SIDES:
                 raise _bad(self.source, f"a die needs 1 to {MAX_SIDES} sides",
                            f"주사위 면 수는 1부터 {MAX_SIDES}까지입니다")
-            if not 1 <= count <= limits.MAX_POOL:
-                raise _bad(self.source, f"one term rolls 1 to {limits.MAX_POOL} dice",
-                           f"한 항의 주사위 개수는 1부터 {limits.MAX_POOL}개까지입니다")
+            if not 1 <= count <= limits.MAX_SUM_DICE:
+                raise _bad(self.source, f"one term rolls 1 to {limits.MAX_SUM_DICE} dice",
+                           f"한 항의 주사위 개수는 1부터 {limits.MAX_SUM_DICE}개까지입니다")
             return Term("dice", sign, count=count, sides=sides, divisor=self.divisor())
         if n is None:
             raise self.unexpected()
@@ -221,6 +233,24 @@ class _Reader:
         if divisor > 1 and extra > 1:
             raise _bad(self.source, "halve the DB only once", "DB는 한 번만 나눌 수 있습니다")
         return Term("db", sign, divisor=max(divisor, extra))
+
+
+def _check_size(text: str, terms: "tuple[Term, ...] | list[Term]") -> None:
+    """All the dice of an expression (and its DB) count towards one sum's limits."""
+    size = sum(t.count * t.sides for t in terms)
+    count = sum(t.count for t in terms)
+    if size > limits.MAX_SUM_SIZE or count > limits.MAX_SUM_DICE:
+        raise _bad(text, f"{count} dice with dice × sides {size}; at most {limits.MAX_SUM_DICE} "
+                   f"dice and {limits.MAX_SUM_SIZE} (so that every answer comes within a second)",
+                   f"주사위 {count}개, 주사위 개수 × 면 수 {size}: 주사위는 {limits.MAX_SUM_DICE}개, "
+                   f"개수 × 면 수는 {limits.MAX_SUM_SIZE}까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도)")
+
+
+def _db_expression(db: str) -> DamageExpr:
+    key = "".join(db.split())
+    if key in ("0", "없음", "", "NONE", "none"):
+        return DamageExpr(())
+    return parse_damage(db, allow_db=False)
 
 
 _NORMALISE = str.maketrans({"−": "-", "–": "-", "—": "-", "＋": "+", "ｄ": "D", "Ｄ": "D"})
@@ -261,14 +291,9 @@ def parse_damage(text: str, allow_db: bool = True) -> DamageExpr:
             raise reader.unexpected()
         sign = -1 if reader.peek() == "-" else 1
         reader.pos += 1
-    size = sum(t.count * t.sides for t in terms)
-    if size > limits.MAX_SUM_SIZE:
-        raise _bad(text, f"dice × sides add up to {size}, at most {limits.MAX_SUM_SIZE} "
-                   "(so that every answer comes within a second)",
-                   f"주사위 개수 × 면 수의 합이 {size}로, {limits.MAX_SUM_SIZE}까지만 계산합니다 "
-                   "(모든 답이 1초 안에 나오도록 정한 한도)")
+    _check_size(text, terms)
     n_db = sum(t.kind == "db" for t in terms)
-    if n_db > (1 if allow_db else 0):
+    if n_db > (1 if require_bool(allow_db, "allow_db", "DB 허용 여부") else 0):
         raise _bad(text, "DB may appear once (and not at all in a DB itself)",
                    "DB는 한 번만 쓸 수 있습니다 (DB 자체에는 쓸 수 없습니다)")
     return DamageExpr(tuple(terms))
@@ -400,7 +425,12 @@ def from_probabilities(probabilities: Mapping[int, Fraction]) -> Dist:
     >>> from_probabilities({0: Fraction(1, 3), 1: Fraction(2, 3)}).probability(1)
     Fraction(2, 3)
     """
-    probs = {int(k): Fraction(p) for k, p in probabilities.items()}
+    if not isinstance(probabilities, Mapping) or not probabilities or len(probabilities) > limits.MAX_SUM_SIZE:
+        raise RuleInputError(f"probabilities must be a non-empty mapping outcome → probability, "
+                             f"got {shown(probabilities)}",
+                             f"확률은 {{결과: 확률}} 형태로 주어야 합니다 (입력값: {shown(probabilities)}).")
+    probs = {require_int(k, "outcome", "결과", -10**9, 10**9):
+             require_number(p, "probability", "확률", 0, 1) for k, p in probabilities.items()}
     if sum(probs.values()) != 1 or any(p < 0 for p in probs.values()):
         raise RuleInputError("probabilities must be non-negative and sum to 1",
                              "확률은 0 이상이고 합이 1이어야 합니다.")

@@ -3,8 +3,8 @@
 A :class:`Dist` is an immutable map from integer outcomes to integer weights; probabilities
 are exact :class:`fractions.Fraction` values and always sum to exactly 1.
 
-Pure Python and fast: sums of equal dice come from a three-term recurrence (one pass over the
-outcomes), other sums multiply two packed big integers (each weight in a fixed-width slot of
+Pure Python and fast: sums of dice come from a recurrence over the totals (one pass, a few
+terms per total), other sums multiply two packed big integers (each weight in a fixed-width slot of
 one integer, so one multiplication convolves the lists; the largest go through ``decimal``,
 whose multiplication is sub-quadratic), and keep-highest/lowest sums follow the order
 statistics of the pool instead of enumerating rolls. Every call is bounded by
@@ -23,16 +23,39 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from itertools import islice
-from math import comb
+from math import comb, gcd
 from typing import Callable, Iterable, Mapping
 
 from . import limits
-from .errors import require_bool, require_int
+from .errors import RuleInputError, require_bool, require_int, require_items, shown
 
 #: Largest number of dice one roll may hold (see :mod:`widgets.limits`).
 MAX_DICE = limits.MAX_POOL
 #: Largest number of faces on one die.
 MAX_SIDES = limits.MAX_SIDES
+
+
+def _reduced(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` with one gcd instead of two (big weights make the
+    gcd the cost of reading a distribution); the same value as the public constructor."""
+    g = gcd(numerator, denominator)
+    return _COPRIME(numerator // g, denominator // g)
+
+
+def _coprime_constructor():
+    # CPython 3.12+ has Fraction._from_coprime_ints; 3.11 has the _normalize flag. Both skip
+    # the second gcd; anything else falls back to the public constructor.
+    if hasattr(Fraction, "_from_coprime_ints"):
+        return Fraction._from_coprime_ints
+    try:
+        if Fraction(2, 4, _normalize=False).numerator == 2:   # type: ignore[call-arg]
+            return lambda n, d: Fraction(n, d, _normalize=False)   # type: ignore[call-arg]
+    except TypeError:
+        pass
+    return Fraction
+
+
+_COPRIME = _coprime_constructor()
 
 
 class Dist:
@@ -84,10 +107,11 @@ class Dist:
         return list(self._weights)
 
     def probability(self, value: int) -> Fraction:
-        return Fraction(self._weights.get(value, 0), self._total)
+        return _reduced(self._weights.get(value, 0), self._total)
 
     def probabilities(self) -> dict[int, Fraction]:
-        return {v: Fraction(w, self._total) for v, w in self._weights.items()}
+        total = self._total
+        return {v: _reduced(w, total) for v, w in self._weights.items()}
 
     def at_least(self, threshold: int) -> Fraction:
         return Fraction(sum(w for v, w in self._weights.items() if v >= threshold), self._total)
@@ -232,6 +256,7 @@ def _poly_mul(a: list[int], b: list[int]) -> list[int]:
     bound = max(a) * max(b) * len(b)   # no product coefficient can reach this
     count = len(a) + len(b) - 1
     width = (bound.bit_length() + 8) // 8
+    limits.check_product(count * width * 8)
     if count * width * 8 >= _DECIMAL_FROM_BITS and bound.bit_length() < 12_000:
         return _mul_decimal(a, b, len(str(bound)))
     return _unpack(_pack(a, width) * _pack(b, width), width, count)
@@ -287,28 +312,55 @@ def d3_from_d6() -> Dist:
     return die(6).map(d3_face)
 
 
-@lru_cache(maxsize=512)
-def _sum_weights(count: int, sides: int) -> tuple[int, ...]:
-    """Weights of the totals ``count … count·sides`` of ``count`` dice with ``sides`` faces.
+def _poly(terms: dict[int, int], other: dict[int, int]) -> dict[int, int]:
+    """Product of two sparse polynomials {exponent: coefficient}."""
+    out: dict[int, int] = {}
+    for i, a in terms.items():
+        for j, b in other.items():
+            out[i + j] = out.get(i + j, 0) + a * b
+    return {e: c for e, c in out.items() if c}
 
-    From P = f**n with f = (1 − x**s)/(1 − x): P'·(1 − x)(1 − x**s) = n·P·((1 − x**s) − s·x**(s−1)(1 − x)),
-    which gives each weight from three earlier ones (exact division by k + 1); the second half
-    mirrors the first.
+
+@lru_cache(maxsize=256)
+def _mixed_weights(groups: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Weights of the totals of several groups ``(count, sides)`` of dice (lowest total first).
+
+    P = Π f_i**n_i with f_i = (1 − x**s_i)/(1 − x) satisfies Q·P' = R·P for the sparse
+    polynomials Q = (1 − x)·Π(1 − x**s_i) and R = Q·Σ n_i·f_i'/f_i, so each weight follows from a
+    few earlier ones (exact division by k + 1); P is a palindrome, so half is computed.
     """
-    if count == 0 or sides == 1:
+    groups = tuple((n, s) for n, s in groups if n and s > 1)
+    if not groups:
         return (1,)
-    n, s = count, sides
-    top = n * (s - 1)
+    top = sum(n * (s - 1) for n, s in groups)
+    q = {0: 1, 1: -1}
+    for _, s in groups:
+        q = _poly(q, {0: 1, s: -1})
+    r: dict[int, int] = {}
+    for i, (n, s) in enumerate(groups):
+        # n·(f'/f)·Q = n·[Π_j (1 − x**s_j) − s·x**(s−1)·(1 − x)·Π_{j≠i} (1 − x**s_j)]
+        rest = {0: 1}
+        for j, (_, s_j) in enumerate(groups):
+            if j != i:
+                rest = _poly(rest, {0: 1, s_j: -1})
+        part = _poly(_poly(rest, {0: 1, s: -1}), {0: n})
+        part2 = _poly(_poly(rest, {s - 1: -n * s, s: n * s}), {0: 1})
+        for e, c in list(part.items()) + list(part2.items()):
+            r[e] = r.get(e, 0) + c
+    r_terms = sorted((e, c) for e, c in r.items() if c)
+    q_terms = sorted((e, c) for e, c in q.items() if c and e)
     c = [0] * (top + 1)
     c[0] = 1
-    ns = n * s
     for k in range(top // 2):
-        v = (k + n) * c[k]
-        i = k - s + 1
-        if i >= 0:
-            v += (i - ns) * c[i]
-            if i >= 1:
-                v += (ns - n - k + s) * c[i - 1]
+        v = 0
+        for e, coeff in r_terms:
+            if e > k:
+                break
+            v += coeff * c[k - e]
+        for e, coeff in q_terms:
+            if e > k + 1:
+                break
+            v -= coeff * (k + 1 - e) * c[k + 1 - e]
         c[k + 1] = v // (k + 1)
     for k in range(top // 2 + 1, top + 1):
         c[k] = c[top - k]
@@ -321,7 +373,7 @@ def dice_sum(count: int, sides: int) -> Dist:
     >>> dice_sum(3, 6).at_least(18), dice_sum(0, 6).probabilities()
     (Fraction(1, 216), {0: Fraction(1, 1)})
     """
-    count = require_int(count, "count", "주사위 개수", 0, limits.MAX_POOL)
+    count = require_int(count, "count", "주사위 개수", 0, limits.MAX_SUM_DICE)
     sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
     limits.check_sum(count, sides)
     return _dice_sum(count, sides)
@@ -329,7 +381,37 @@ def dice_sum(count: int, sides: int) -> Dist:
 
 @lru_cache(maxsize=256)
 def _dice_sum(count: int, sides: int) -> Dist:
-    return Dist._dense(count, list(_sum_weights(count, sides)))
+    return Dist._dense(count, list(_mixed_weights(((count, sides),))))
+
+
+#: Distinct die sizes one recurrence takes at once (its sparse polynomials have about
+#: 2**(groups + 1) terms); more are summed in chunks and the chunks convolved.
+_GROUPS_PER_RECURRENCE = 4
+
+
+def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
+    """Sum of groups of dice ``(count, sides)``, e.g. ``[(1, 10), (1, 4)]`` for 1D10+1D4:
+    one recurrence over the totals, no products of big distributions.
+
+    >>> dice_groups_sum([(1, 10), (1, 4)]).probability(14)
+    Fraction(1, 40)
+    """
+    checked: dict[int, int] = {}
+    for item in require_items(groups, "groups", "주사위 묶음", limits.MAX_EXPRESSION_TERMS * 2):
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise RuleInputError(f"a group of dice is a (count, sides) pair, got {shown(item)}",
+                                 f"주사위 묶음은 (개수, 면 수) 쌍입니다 (입력값: {shown(item)}).")
+        count = require_int(item[0], "count", "주사위 개수", 0, limits.MAX_SUM_DICE)
+        sides = require_int(item[1], "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+        checked[sides] = checked.get(sides, 0) + count
+    limits.check_sum_groups(checked.items())
+    ones = checked.pop(1, 0)
+    key = tuple(sorted((n, s) for s, n in checked.items() if n))
+    chunks = [key[i:i + _GROUPS_PER_RECURRENCE] for i in range(0, len(key), _GROUPS_PER_RECURRENCE)]
+    total = Dist.constant(ones)
+    for chunk in chunks:
+        total = total + Dist._dense(sum(n for n, _ in chunk), list(_mixed_weights(chunk)))
+    return total
 
 
 # --- keeping the highest or lowest dice -----------------------------------------------------------
@@ -339,7 +421,8 @@ def keep_highest(count: int, keep: int, sides: int) -> Dist:
     Order statistics, not rolls: for each face ``t`` of the lowest kept die and each number ``a``
     (< ``keep``) of dice above it, the ``a`` dice above ``t`` are a sum of ``a`` dice on the
     faces ``t+1 … sides`` and every other kept die shows ``t``; the rest show ``t`` or less.
-    Horner's rule in ``a`` turns each face into ``keep`` packed products.
+    Horner's rule in ``a`` turns each face into ``keep`` steps of a few shifted additions of
+    packed integers.
 
     >>> keep_highest(2, 1, 6).probability(6)   # 1 − (5/6)²
     Fraction(11, 36)
@@ -356,7 +439,7 @@ def _keep_highest(n: int, k: int, s: int) -> Dist:
     if k == 0:
         return Dist.constant(0)
     if k == n or s == 1:
-        return _dice_sum(k, s) if k == n else Dist.constant(k)
+        return Dist._dense(k, list(_mixed_weights(((k, s),)))) if k == n else Dist.constant(k)
     width = ((s**n).bit_length() + 8) // 8      # every partial weight is at most s**n
     size = k * (s - 1) + 1                      # kept totals k … k·s
     shift = 8 * width
@@ -372,12 +455,24 @@ def _keep_highest(n: int, k: int, s: int) -> Dist:
             below = sum(comb(r, b) * low ** (r - b) for b in range(need))
             g.append(comb(n, a) * (t ** r - below))
         # Σ_a g[a]·(x·(1 + x + … + x^(m−1)))^a by Horner's rule; x^a shifts a dice above t by a
-        step = _pack([0] + [1] * m, width) if m else 0
         acc = g[-1]
         for a in range(len(g) - 2, -1, -1):
-            acc = acc * step + g[a]
+            acc = (_times_ones(acc, m, shift) << shift) + g[a]
         total += acc << (shift * (k * t - k))
     return Dist._dense(k, _unpack(total, width, size))
+
+
+def _times_ones(acc: int, m: int, shift: int) -> int:
+    """``acc`` (packed, ``shift``-bit slots) times 1 + x + … + x^(m−1) by doubling: about
+    2·log2(m) shifted additions instead of a multiplication by a wide packed number."""
+    result, length = acc, 1
+    for bit in bin(m)[3:]:
+        result += result << (length * shift)
+        length *= 2
+        if bit == "1":
+            result = acc + (result << shift)
+            length += 1
+    return result
 
 
 def keep_lowest(count: int, keep: int, sides: int) -> Dist:

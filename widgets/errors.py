@@ -257,6 +257,53 @@ def require_choice(value: object, name: str, name_ko: str,
     return table[key]
 
 
+def require_items(value: object, name: str, name_ko: str, max_items: int) -> list:
+    """A list of at most ``max_items`` items from a list, tuple or other iterable (text and
+    non-iterables are refused; an endless iterator is cut at ``max_items + 1``).
+
+    >>> require_items(((0, 0), (1, 1)), "path", "경로", 10)
+    [(0, 0), (1, 1)]
+    >>> require_items(True, "path", "경로", 10)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: path must be a list of at most 10 items, got True
+    """
+    items: list | None = None
+    if not isinstance(value, (str, bytes, Mapping)):
+        try:
+            iterator = iter(value)  # type: ignore[call-overload]
+        except TypeError:
+            iterator = None
+        if iterator is not None:
+            items = []
+            for item in iterator:
+                items.append(item)
+                if len(items) > max_items:
+                    items = None
+                    break
+    if items is None:
+        raise RuleInputError(
+            f"{name} must be a list of at most {max_items} items, got {shown(value)}",
+            f"{particle(name_ko, '은/는')} {max_items}개까지의 목록이어야 합니다 (입력값: {_shown_ko(value)}).")
+    return items
+
+
+def require_instance(value: object, kind: type, name: str, name_ko: str) -> object:
+    """``value`` if it is an instance of ``kind`` (a library object such as a terrain or a
+    distribution), else :class:`RuleInputError`.
+
+    >>> require_instance(3, str, "name", "이름")
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: name must be a str, got 3
+    """
+    if not isinstance(value, kind):
+        raise RuleInputError(f"{name} must be a {kind.__name__}, got {shown(value)}",
+                             f"{particle(name_ko, '이/가')} 올바르지 않습니다 ({kind.__name__}, "
+                             f"입력값: {_shown_ko(value)}).")
+    return value
+
+
 # --- the one rounding rule --------------------------------------------------------------------
 def round_up(numerator: object, denominator: object = 1) -> int:
     """``numerator / denominator`` rounded up (towards +∞, so −3.5 → −3): the library's one

@@ -46,7 +46,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterable, Sequence
 
-from .errors import RuleInputError, particle, require_bool, require_int, shown
+from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
+                     require_items, require_number, shown)
 
 Square = tuple[int, int]
 Point = tuple[Fraction, Fraction]
@@ -57,6 +58,8 @@ SQUARE_FEET = 5
 MAX_SIDE = 60
 #: Largest movement rate (ft per round) accepted; anything bigger is a typo.
 MAX_RATE = 480
+#: Longest path (in squares) the path helpers read.
+MAX_PATH = 100_000
 #: Neighbour order (N, E, S, W, then diagonals), shared with the JavaScript twin.
 STEPS: tuple[Square, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 #: The four facings and the step each points along.
@@ -74,13 +77,26 @@ def _square(value: object, name: str, name_ko: str) -> Square:
             require_int(value[1], f"{name} row", f"{name_ko}의 행", -big, big))
 
 
+def _terrain(terrain: object) -> "Terrain":
+    return require_instance(terrain, Terrain, "terrain", "지형 정보")  # type: ignore[return-value]
+
+
+def _point(value: object, name: str, name_ko: str) -> tuple[Fraction, Fraction]:
+    """An (x, y) point of exact numbers (grid lines are whole numbers)."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise RuleInputError(f"{name} must be an (x, y) pair, got {shown(value)}",
+                             f"{particle(name_ko, '은/는')} (x, y) 두 수로 주세요 (입력값: {shown(value)}).")
+    return (require_number(value[0], f"{name} x", f"{name_ko}의 x", -10**6, 10**6),
+            require_number(value[1], f"{name} y", f"{name_ko}의 y", -10**6, 10**6))
+
+
 def neighbours8(square: Square) -> tuple[Square, ...]:
     """The 8 squares around ``square`` (in :data:`STEPS` order; may lie off any grid).
 
     >>> neighbours8((0, 0))[:2]
     ((0, -1), (1, 0))
     """
-    c, r = square
+    c, r = _square(square, "square", "칸")
     return tuple((c + dc, r + dr) for dc, dr in STEPS)
 
 
@@ -100,9 +116,8 @@ def path_feet(path: Iterable[object]) -> int:
     >>> path_feet([(0, 0), (1, 1), (2, 2), (3, 2)])
     20
     """
-    squares = [_square(p, f"path square {i}", f"경로의 {i + 1}번째 칸") for i, p in enumerate(path)]
-    if len(squares) > 100_000:
-        raise RuleInputError("path is too long", "경로가 너무 깁니다.")
+    squares = [_square(p, f"path square {i}", f"경로의 {i + 1}번째 칸")
+               for i, p in enumerate(require_items(path, "path", "경로", MAX_PATH))]
     feet, diagonals = 0, 0
     for i, (a, b) in enumerate(zip(squares, squares[1:])):
         dc, dr = b[0] - a[0], b[1] - a[1]
@@ -137,6 +152,7 @@ def straight_squares(feet: object, diagonal: bool = False) -> int:
     (8, 5, 11)
     """
     f = require_int(feet, "feet", "이동 거리(피트)", 0, 10**6)
+    diagonal = require_bool(diagonal, "diagonal", "대각선 여부")
     if not diagonal:
         return f // SQUARE_FEET
     # Every two diagonals cost 15 ft; a leftover 5 ft buys one more.
@@ -390,8 +406,7 @@ def cost_map(terrain: Terrain, start: object, rate: object, *, engaged_doubles: 
     >>> cost_map(t, (0, 0), 30).costs()
     (0, 5, 15, 25)
     """
-    if not isinstance(terrain, Terrain):
-        raise RuleInputError("terrain must be a Terrain", "지형 정보가 올바르지 않습니다.")
+    _terrain(terrain)
     s0 = terrain.check_start(start)
     r = check_rate(rate)
     engaged_doubles = require_bool(engaged_doubles, "engaged_doubles", "교전 중 이동 두 배 비용")
@@ -506,7 +521,7 @@ def least_rear_attackers(defender: object, attackers: Iterable[object]) -> tuple
     (1, ('N', 'E', 'S', 'W'))
     """
     d = _square(defender, "defender", "방어자")
-    foes = [_square(a, "attacker", "공격자") for a in attackers]
+    foes = [_square(a, "attacker", "공격자") for a in require_items(attackers, "attackers", "공격자 목록", 8)]
     counts = {f: sum(a in rear_arc(d, f) for a in foes) for f in FACING_STEP}
     best = min(counts.values())
     return best, tuple(f for f in FACING_STEP if counts[f] == best)
@@ -673,6 +688,7 @@ def sight_line(terrain: Terrain, shooter: object, target: object) -> tuple[Point
     >>> centre_line_clear(t, (0, 2), (4, 1))  # only an off-centre line gets past the wall
     False
     """
+    _terrain(terrain)
     a = _square(shooter, "shooter", "쏘는 쪽 칸")
     b = _square(target, "target", "표적 칸")
     for sq, en, ko in ((a, "shooter", "쏘는 쪽"), (b, "target", "표적")):
@@ -743,8 +759,7 @@ def segment_meets_square(p: Sequence[object], q: Sequence[object], square: Squar
     >>> segment_meets_square((0, 0), (1, 1), (1, 1)), segment_meets_square((0, 1), (1, 0), (1, 1))
     (True, False)
     """
-    pf = (Fraction(p[0]), Fraction(p[1]))  # type: ignore[arg-type]
-    qf = (Fraction(q[0]), Fraction(q[1]))  # type: ignore[arg-type]
+    pf, qf = _point(p, "p", "선분의 시작점"), _point(q, "q", "선분의 끝점")
     c, r = _square(square, "square", "칸")
     return _seg_meets_box(pf, qf, c, r, c + 1, r + 1)
 
@@ -755,6 +770,7 @@ def centre_line_clear(terrain: Terrain, shooter: object, target: object) -> bool
     >>> centre_line_clear(Terrain(3, 3, blocked={(1, 0)}), (0, 0), (2, 2))
     False
     """
+    _terrain(terrain)
     a, b = _square(shooter, "shooter", "쏘는 쪽 칸"), _square(target, "target", "표적 칸")
     return not _centre_line_hits(a, b, terrain.blocked)
 
@@ -765,6 +781,8 @@ def visible_squares(terrain: Terrain, shooter: object) -> frozenset[Square]:
     >>> sorted(visible_squares(Terrain(3, 1, blocked={(1, 0)}), (0, 0)))
     [(0, 0)]
     """
+    _terrain(terrain)
+    _square(shooter, "shooter", "쏘는 쪽 칸")
     return frozenset((c, r) for r in range(terrain.height) for c in range(terrain.width)
                      if (c, r) not in terrain.blocked
                      and sight_line(terrain, shooter, (c, r)) is not None)

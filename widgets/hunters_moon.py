@@ -18,7 +18,7 @@ from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
-from .errors import RuleInputError, require_bool, require_int, require_text
+from .errors import RuleInputError, require_bool, require_int, require_items, require_text
 
 # --- constants read from the source -------------------------------------------------------
 FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails
@@ -98,6 +98,9 @@ def success_chance(odds: dict[str, Fraction]) -> Fraction:
     >>> success_chance(check_odds(0, 7))
     Fraction(7, 12)
     """
+    if not isinstance(odds, dict) or not all(isinstance(odds.get(k), Fraction) for k in OUTCOMES):
+        raise RuleInputError("odds must be a check_odds result",
+                             "판정 확률표(check_odds의 결과)를 넣어 주세요.")
     return odds["success"] + odds["special"]
 
 
@@ -386,10 +389,14 @@ def combat_course(ambush: bool, life_after_melee: int, pursued: bool,
     CombatCourse(rounds=('recon', 'melee1', 'melee2', 'pursuit'), ended_by='body_destroyed_in_pursuit', pcs_win=True, spoils_rolls=2)
     """
     level = require_int(level, "level", "괴물 레벨", 1, MAX_LEVEL)
+    ambush = require_bool(ambush, "ambush", "기습 여부")
+    pursued = require_bool(pursued, "pursued", "추격 성공 여부")
+    fell_in_first_round = require_bool(fell_in_first_round, "fell_in_first_round",
+                                       "난전 1라운드에 쓰러짐")
     rounds = ("melee1", "melee2") if ambush else ("recon", "melee1", "melee2")
     if not can_pursue(life_after_melee):
         final, ended_by = 0, "body_destroyed_in_melee"
-        if require_bool(fell_in_first_round, "fell_in_first_round", "난전 1라운드에 쓰러짐"):
+        if fell_in_first_round:
             rounds = rounds[:-1]
     elif not pursued:
         final, ended_by = life_after_melee, "no_pursuit"
@@ -492,7 +499,8 @@ def round_order(pcs: Iterable[PlottedPC], threats: Iterable[PlacedThreat] = ()
     >>> [item.name for item in order]
     ['Y', 'A', 'C', 'X', 'B']
     """
-    pcs, threats = list(pcs), list(threats)
+    pcs = require_items(pcs, "pcs", "PC 목록", MAX_PCS)
+    threats = require_items(threats, "threats", "위협 목록", len(PARAGRAPHS))
     if len(pcs) > MAX_PCS:
         raise RuleInputError(f"at most {MAX_PCS} PCs", f"PC는 {MAX_PCS}명까지만 됩니다.")
     if len(threats) > len(PARAGRAPHS):

@@ -6,11 +6,11 @@ refused at once with a :class:`~widgets.errors.RuleInputError` that names the li
 why. They are the same in every chapter (a ±DICE pool, a damage expression and a plain dice
 sum obey the same numbers); :func:`limits_table` lists them for the API appendix.
 
->>> check_sum(200, 100)      # 200D100: 20,000 dice × sides, the most a sum may have
->>> check_sum(201, 100)
+>>> check_sum(200, 100)      # 200D100: 200 dice, 20,000 dice × sides: the most a sum may have
+>>> check_sum(101, 200)
 Traceback (most recent call last):
 ...
-widgets.errors.RuleInputError: 201D100 is too big: dice × sides may be at most 20000 (got 20100), so that every answer comes within a second
+widgets.errors.RuleInputError: 101D200 is too big: dice × sides may be at most 20000 (got 20200), so that every answer comes within a second
 """
 from __future__ import annotations
 
@@ -18,15 +18,21 @@ from .errors import RuleInputError, particle
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
-#: Most dice one roll may hold (a sum, or a pool some dice of which are kept).
+#: Most dice one roll may hold when some of them are kept (a ±DICE pool).
 MAX_POOL = 1000
-#: Most dice × sides in one sum (the number of totals it can show, roughly): 200D100 or 1000D20.
+#: Most dice added up in one sum (each die widens every exact weight, which is what reading
+#: 20,000 exact probabilities costs).
+MAX_SUM_DICE = 200
+#: Most dice × sides in one sum (about the number of totals it can show): 200D100 or 20D1000.
 MAX_SUM_SIZE = 20_000
-#: Most kept² × sides³ × dice for keeping the highest or lowest dice of a pool: the work of the
-#: order-statistics sum, measured (e.g. 40 of 150D8, 100 of 200D6, 5 of 100D100 all fit).
-MAX_KEEP_WORK = 1_500_000_000
+#: Most kept² × sides² × dice × bits(sides) for keeping the highest or lowest dice of a pool: the
+#: measured work of the order-statistics sum (40 of 150D8, 100 of 200D6, 2 of 1000D100 fit).
+MAX_KEEP_WORK = 750_000_000
 #: Most outcome pairs when two irregular distributions are added pairwise.
 MAX_PAIRS = 4_000_000
+#: Most bits of one packed product when two big irregular distributions are added (totals ×
+#: bits of the largest weight): about 0.3 s of exact multiplication.
+MAX_PRODUCT_BITS = 8_000_000
 #: Net ±DICE (Trench Crusade): one more die per DICE on a roll that keeps 2 or 3, so the pool
 #: (kept + |DICE|) stays within MAX_POOL.
 MAX_NET_DICE = 500
@@ -40,17 +46,39 @@ def _why() -> str:
 
 
 def check_sum(count: int, sides: int) -> None:
-    """Refuse a sum of ``count`` dice with ``sides`` faces whose size passes
+    """Refuse a sum of ``count`` dice with ``sides`` faces past :data:`MAX_SUM_DICE` or
     :data:`MAX_SUM_SIZE` (``count`` and ``sides`` are already whole numbers).
 
-    >>> check_sum(1000, 20)
+    >>> check_sum(20, 1000)
     """
+    if count > MAX_SUM_DICE:
+        raise RuleInputError(
+            f"{count}D{sides} is too big: one sum may add at most {MAX_SUM_DICE} dice, {_why()}",
+            f"{particle(f'{count}D{sides}', '은/는')} 너무 큽니다: 한 번에 더하는 주사위는 "
+            f"{MAX_SUM_DICE}개까지입니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
     if count * sides > MAX_SUM_SIZE:
         raise RuleInputError(
             f"{count}D{sides} is too big: dice × sides may be at most {MAX_SUM_SIZE} "
             f"(got {count * sides}), {_why()}",
             f"{particle(f'{count}D{sides}', '은/는')} 너무 큽니다: 주사위 개수 × 면 수는 {MAX_SUM_SIZE}까지입니다 "
             f"(입력: {count * sides}). 모든 답이 1초 안에 나오도록 정한 한도입니다.")
+
+
+def check_sum_groups(groups) -> None:
+    """Refuse a sum of groups ``(sides, count)`` of dice past :data:`MAX_SUM_DICE` or
+    :data:`MAX_SUM_SIZE` in total.
+
+    >>> check_sum_groups([(100, 100), (99, 99)])
+    """
+    groups = list(groups)
+    dice = sum(n for _, n in groups)
+    size = sum(s * n for s, n in groups)
+    if dice > MAX_SUM_DICE or size > MAX_SUM_SIZE:
+        raise RuleInputError(
+            f"the sum is too big: {dice} dice with dice × sides {size}; at most {MAX_SUM_DICE} dice "
+            f"and {MAX_SUM_SIZE}, {_why()}",
+            f"합이 너무 큽니다: 주사위 {dice}개, 주사위 개수 × 면 수 {size}. 주사위는 "
+            f"{MAX_SUM_DICE}개, 개수 × 면 수는 {MAX_SUM_SIZE}까지입니다 (모든 답이 1초 안에 나오도록 정한 한도).")
 
 
 def check_sum_size(size: int, name: str = "outcomes", name_ko: str = "결과 수") -> None:
@@ -69,9 +97,9 @@ def keep_work(count: int, keep: int, sides: int) -> int:
     """The cost measure of keeping ``keep`` of ``count`` dice (see :data:`MAX_KEEP_WORK`).
 
     >>> keep_work(150, 40, 8), keep_work(202, 2, 6)
-    (122880000, 174528)
+    (61440000, 87264)
     """
-    return keep ** 2 * sides ** 3 * count
+    return keep ** 2 * sides ** 2 * count * sides.bit_length()
 
 
 def check_keep(count: int, keep: int, sides: int) -> None:
@@ -87,10 +115,10 @@ def check_keep(count: int, keep: int, sides: int) -> None:
     check_sum(keep, sides)
     if count != keep and keep_work(count, keep, sides) > MAX_KEEP_WORK:
         raise RuleInputError(
-            f"keeping {keep} of {count}D{sides} is too much work: kept² × sides³ × dice may be "
+            f"keeping {keep} of {count}D{sides} is too much work: kept² × sides² × dice × bits(sides) may be "
             f"at most {MAX_KEEP_WORK} (got {keep_work(count, keep, sides)}), {_why()}",
-            f"{count}D{sides}에서 {keep}개를 남기는 계산은 너무 큽니다: (남길 개수)² × (면 수)³ × "
-            f"주사위 개수는 {MAX_KEEP_WORK}까지입니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
+            f"{count}D{sides}에서 {keep}개를 남기는 계산은 너무 큽니다: (남길 개수)² × (면 수)² × "
+            f"주사위 개수 × (면 수의 비트 수)는 {MAX_KEEP_WORK}까지입니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
 
 
 def check_pairs(pairs: int) -> None:
@@ -103,6 +131,20 @@ def check_pairs(pairs: int) -> None:
             f"the sum is too big: {pairs} outcome pairs, at most {MAX_PAIRS}, {_why()}",
             f"합이 너무 큽니다: 결과 쌍이 {pairs}개로, {MAX_PAIRS}개까지만 계산합니다 "
             "(모든 답이 1초 안에 나오도록 정한 한도).")
+
+
+def check_product(bits: int) -> None:
+    """Refuse adding two big irregular distributions whose packed product passes
+    :data:`MAX_PRODUCT_BITS` (sums of dice never get here: they have their own recurrence).
+
+    >>> check_product(1_000_000)
+    """
+    if bits > MAX_PRODUCT_BITS:
+        raise RuleInputError(
+            f"the sum is too big: adding these distributions takes a {bits}-bit product, at most "
+            f"{MAX_PRODUCT_BITS}, {_why()}",
+            f"합이 너무 큽니다: 두 분포를 더하는 곱이 {bits}비트로, {MAX_PRODUCT_BITS}비트까지만 "
+            "계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
 
 
 def refuse_pool(count: int) -> None:
@@ -122,19 +164,23 @@ def limits_table() -> list[dict[str, object]]:
     """The limits with what they bound, for the API appendix (Korean and English).
 
     >>> [row["name"] for row in limits_table()][:3]
-    ['MAX_SIDES', 'MAX_POOL', 'MAX_SUM_SIZE']
+    ['MAX_SIDES', 'MAX_POOL', 'MAX_SUM_DICE']
     """
     rows = [
         ("MAX_SIDES", MAX_SIDES, "주사위 하나의 면 수", "faces on one die"),
-        ("MAX_POOL", MAX_POOL, "한 번에 굴리는 주사위 개수 (합, 또는 일부를 남기는 주사위 풀)",
-         "dice in one roll (a sum, or a pool some of which are kept)"),
-        ("MAX_SUM_SIZE", MAX_SUM_SIZE, "합 하나의 주사위 개수 × 면 수 (예: 200D100, 1000D20)",
-         "dice × sides of one sum (e.g. 200D100, 1000D20)"),
+        ("MAX_POOL", MAX_POOL, "일부를 남기는 주사위 풀(±DICE 등)에서 굴리는 주사위 개수",
+         "dice in one pool some of which are kept (±DICE)"),
+        ("MAX_SUM_DICE", MAX_SUM_DICE, "합 하나에 더하는 주사위 개수", "dice added up in one sum"),
+        ("MAX_SUM_SIZE", MAX_SUM_SIZE, "합 하나의 주사위 개수 × 면 수 (예: 200D100, 20D1000)",
+         "dice × sides of one sum (e.g. 200D100, 20D1000)"),
         ("MAX_KEEP_WORK", MAX_KEEP_WORK,
-         "높은/낮은 주사위 남기기: (남길 개수)² × (면 수)³ × 주사위 개수 (예: 150D8에서 40개)",
-         "keeping the highest/lowest dice: kept² × sides³ × dice (e.g. 40 of 150D8)"),
+         "높은/낮은 주사위 남기기: (남길 개수)² × (면 수)² × 주사위 개수 × (면 수의 비트 수) "
+         "(예: 150D8에서 40개)",
+         "keeping the highest/lowest dice: kept² × sides² × dice × bits(sides) (e.g. 40 of 150D8)"),
         ("MAX_PAIRS", MAX_PAIRS, "불규칙한 두 분포를 더할 때 결과 쌍의 수",
          "outcome pairs when two irregular distributions are added"),
+        ("MAX_PRODUCT_BITS", MAX_PRODUCT_BITS, "불규칙한 두 큰 분포를 더하는 곱의 비트 수",
+         "bits of one product adding two big irregular distributions"),
         ("MAX_NET_DICE", MAX_NET_DICE, "트렌치 크루세이드의 순 ±DICE", "net ±DICE (Trench Crusade)"),
         ("MAX_EXPRESSION_TEXT", MAX_EXPRESSION_TEXT, "피해 식 하나의 글자 수",
          "characters in one damage expression"),

@@ -171,7 +171,8 @@ def markers_to_dice(base_dice: int = 0, blood_spent: int = 0, blessing_spent: in
     blessing = require_int(blessing_spent, "blessing_spent", "쓴 축복 표식", 0, MAX_NET_DICE)
     for spent, available, en, ko in ((blood, blood_available, "blood", "유혈"),
                                      (blessing, blessing_available, "blessing", "축복")):
-        if available is not None and spent > available:
+        if available is not None and spent > require_int(available, f"{en}_available",
+                                                         f"가진 {ko} 표식", 0, 1000):
             raise RuleInputError(
                 f"cannot spend {spent} {en} markers, the model has {available}",
                 f"{ko} 표식은 가진 만큼({available}개)만 쓸 수 있습니다 (입력: {spent}개).",

@@ -21,7 +21,8 @@ from typing import Iterable, Literal
 from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
-from .errors import RuleInputError, particle, require_bool, require_int, require_number, shown
+from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
+                     require_items, require_number, shown)
 
 MAX_SKILL = 200       # skills may pass 100 in D100 games; 200 is plenty
 MAX_HP = 1000
@@ -141,7 +142,7 @@ def _weapon_expr(weapon: str) -> DamageExpr:
         return parse_damage(weapon)
     except RuleInputError as err:
         raise RuleInputError(f"unknown weapon {shown(weapon)}: not a table name, and {err}",
-                             f"{particle(repr(weapon), '은/는')} 표에 없는 무기이고 피해 식으로도 "
+                             f"{particle(shown(weapon), '은/는')} 표에 없는 무기이고 피해 식으로도 "
                              f"읽을 수 없습니다. ({err.korean})") from None
 
 
@@ -441,10 +442,7 @@ def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> 
     >>> [c.name for c in turn_order(party, waiting=["A", "B"])]
     ['C', 'E', 'D', 'B', 'A']
     """
-    chars = list(characters)[:MAX_CHARACTERS + 1]
-    if len(chars) > MAX_CHARACTERS:
-        raise RuleInputError(f"at most {MAX_CHARACTERS} characters",
-                             f"캐릭터는 {MAX_CHARACTERS}명까지입니다.")
+    chars = require_items(characters, "characters", "캐릭터 목록", MAX_CHARACTERS)
     if not all(isinstance(c, Character) for c in chars):
         raise RuleInputError("characters must be Character objects", "캐릭터 목록이 올바르지 않습니다.")
     names = [c.name for c in chars]
@@ -452,7 +450,8 @@ def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> 
         raise RuleInputError("character names must be unique", "캐릭터 이름이 겹칩니다.")
     if isinstance(waiting, str):
         waiting = [waiting]
-    waiting = list(waiting)[:MAX_CHARACTERS + 1]
+    waiting = [require_instance(w, str, "waiting name", "대기한 캐릭터 이름")
+               for w in require_items(waiting, "waiting", "대기 목록", MAX_CHARACTERS)]
     if len(set(waiting)) != len(waiting):
         raise RuleInputError("a character can wait only once a round",
                              "대기로 밀려난 턴에는 다시 대기할 수 없습니다.")
