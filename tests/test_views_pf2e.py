@@ -126,12 +126,32 @@ def test_crossbow_table_and_examples_come_from_the_library():
     assert "사거리 밖" in examples
 
 
-def test_reach_widget_reuses_the_range_calculator():
+def test_reach_widget_shows_step_and_the_reactions_of_a_stride():
     table = views.strike_reach_widget().static_table()
-    assert "타격(Strike) 가능" in table["reach5|5"]["h"]
-    assert "widget-error" in table["reach5|10"]["h"] and "한 걸음" in table["reach5|10"]["h"]
-    assert "타격(Strike) 가능" in table["reach10|10"]["h"]
-    assert fmt.signed(pf2e.range_penalty(150, 120)) in table["inc120|150"]["h"]
+    assert "지금 자리에서 타격할 수 있습니다" in table["reach5|5|5"]["h"]
+    assert "지금 자리에서 타격할 수 있습니다" in table["reach10|10|5"]["h"]
+    assert "한 걸음으로 충분합니다" in table["reach5|10|5"]["h"]
+    band = pf2e.range_bands(60).band(60)
+    assert band.modifier == 0 and f"({band.label})" in table["inc60|60|5"]["h"]
+    for distance in range(5, 61, 5):
+        for enemy in (5, 10):
+            entry = table[f"reach5|{distance}|{enemy}"]["h"]
+            plan = pf2e.approach_options(distance, 5, enemy)
+            if plan["gap"]:
+                hot = sum(1 for *_, h in plan["stride"] if h)
+                assert f"<b>{hot}번</b>" in entry
+                assert ("한 걸음으로 충분합니다" in entry) == plan["step"]
+                assert entry.count("<td>") == 2 * len(plan["stride"])
+
+
+def test_stride_segments_count_every_five_feet_inside_the_enemy_reach():
+    for start in range(5, 41, 5):
+        for end in range(5, 41, 5):
+            for reach in (5, 10, 15):
+                segments = pf2e.stride_segments(start, end, reach)
+                assert len(segments) == abs(end - start) // 5
+                assert [h for a, _, h in segments] == [a <= reach for a, _, _ in segments]
+                assert all(abs(b - a) == 5 for a, b, _ in segments)
 
 
 def test_spell_entries_equal_the_library():

@@ -391,3 +391,48 @@ def save_odds(save_modifier: object, dc: object) -> dict[str, Fraction]:
     Fraction(1, 10)
     """
     return degree_odds(save_modifier, dc)
+
+
+# --- Stride, Step and reactions (seed 002, Stride and Strike) -----------------------------------
+#: A Step moves exactly this far and triggers no reactions; a Stride can trigger them every 5 ft.
+STEP_FT = 5
+SQUARE_FT = 5
+
+
+def stride_segments(start: object, end: object, enemy_reach: object = 5) -> list[tuple[int, int, bool]]:
+    """A straight Stride from ``start`` to ``end`` feet away from an enemy, 5 ft at a time:
+    ``(from, to, within_reach)`` per 5-ft move; ``within_reach`` marks a move that leaves a square
+    inside the enemy's reach, one of the moments a move action can trigger its reactions.
+
+    >>> stride_segments(15, 5)                    # closing in on a 5-ft-reach enemy: no trigger
+    [(15, 10, False), (10, 5, False)]
+    >>> stride_segments(5, 15, enemy_reach=10)    # backing off a 10-ft reach: two triggers
+    [(5, 10, True), (10, 15, True)]
+    """
+    a = require_int(start, "start", "출발 거리", SQUARE_FT, 1000)
+    b = require_int(end, "end", "도착 거리", SQUARE_FT, 1000)
+    reach = require_int(enemy_reach, "enemy_reach", "상대의 간격", SQUARE_FT, 100)
+    for value, ko in ((a, "출발 거리"), (b, "도착 거리"), (reach, "상대의 간격")):
+        if value % SQUARE_FT:
+            raise RuleInputError(f"{value} ft is not a multiple of {SQUARE_FT} ft",
+                                 f"{ko}는 {SQUARE_FT}ft 단위로 넣어 주세요 (입력값: {value}).")
+    step = SQUARE_FT if b > a else -SQUARE_FT
+    return [(d, d + step, d <= reach) for d in range(a, b, step)]
+
+
+def approach_options(distance: object, reach: object = 5, enemy_reach: object = 5) -> dict[str, object]:
+    """How to get within your ``reach`` of an enemy ``distance`` feet away: already there, one
+    Step (5 ft, no reactions), or a Stride and the 5-ft moves of it that leave a square inside the
+    enemy's reach.
+
+    >>> approach_options(10)
+    {'gap': 5, 'step': True, 'stride': [(10, 5, False)]}
+    >>> approach_options(15, enemy_reach=10)["stride"]
+    [(15, 10, False), (10, 5, True)]
+    """
+    d = require_int(distance, "distance", "거리", SQUARE_FT, 1000)
+    r = require_int(reach, "reach", "간격", SQUARE_FT, 100)
+    gap = max(0, d - r)
+    target = d - gap
+    return {"gap": gap, "step": 0 < gap <= STEP_FT,
+            "stride": stride_segments(d, target, enemy_reach) if gap else []}

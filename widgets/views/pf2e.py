@@ -249,11 +249,12 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
     return LiveWidget(
         uid, [number("bonus", "명중 보너스 (다중 공격 페널티 전)", 6, 22, 10, step=4),
               number("ac", "대상 AC", 14, 30, 18, step=4),
-              toggle("agile1", "1격 무기가 날렵함 (agile)"),
-              toggle("agile2", "2격 무기가 날렵함 (agile)"),
-              toggle("agile3", "3격 무기가 날렵함 (agile)")],
+              toggle("agile1", "1격 무기가 날렵함"),
+              toggle("agile2", "2격 무기가 날렵함"),
+              toggle("agile3", "3격 무기가 날렵함")],
         compute, title="한 턴의 타격 세 번 (다중 공격 페널티)",
-        x_label="1–4: 1격, 6–9: 2격, 11–14: 3격 (각각 대성공·성공·실패·대실패)")
+        x_label="막대 묶음: 왼쪽부터 1격·2격·3격",
+        legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))
 
 
 # --- 5. range bands (reusable) --------------------------------------------------------------
@@ -294,7 +295,7 @@ def range_widget(uid: str = "pf-range") -> LiveWidget:
     return range_band_widget(
         uid, pf2e.range_bands,
         choice=number("increment", "사거리 단위 (ft)", 10, 120, 120, step=10),
-        distance=(0, 800, 10, 250), title="사거리 페널티 계산기 (Range Increment)",
+        distance=(0, 800, 10, 250), title="사거리 페널티 계산기",
         describe=lambda inc, d, band: (f"<p>명중굴림 사거리 페널티: "
                                        f"{fmt.signed(pf2e.range_penalty(d, inc))}</p>"))
 
@@ -306,21 +307,46 @@ _REACH_WEAPONS = {"reach5": "근접 무기 (간격 5ft)", "reach10": "간격 무
 def reach_or_range_bands(weapon: str) -> RangeBands:
     """Where a weapon can Strike: melee reach as one band, ranged weapons by increments."""
     if weapon.startswith("reach"):
-        return RangeBands.from_uppers([("간격 안 (within reach)", int(weapon[5:]), 0, None)],
+        return RangeBands.from_uppers([("간격 안", int(weapon[5:]), 0, None)],
                                       unit="ft")
     return pf2e.range_bands(int(weapon[3:]))
 
 
+_ENEMY_REACH = {5: "간격 5ft (보통)", 10: "간격 10ft (간격 무기·큰 존재)"}
+
+
 def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
-    """Can I Strike from here? Reach for melee, range increments for ranged (reuses the range
-    calculator with another RangeBands factory)."""
-    return range_band_widget(
-        uid, reach_or_range_bands,
-        choice=select("weapon", "무기", _REACH_WEAPONS, "reach5"),
-        distance=(5, 150, 5, 5), title="지금 자리에서 타격할 수 있나 (간격과 사거리)",
-        describe=lambda w, d, band: "<p>타격(Strike) 가능.</p>",
-        out_note=" 근접 무기라면 간격(reach)이 곧 닿는 거리입니다. 먼저 보행(Stride)이나 "
-                 "한 걸음(Step)으로 다가가야 합니다.")
+    """Can I Strike from here, and if not, how to close in: a Step (5 ft, no reactions) or a
+    Stride, whose every 5 ft inside the enemy's reach can trigger its reactions."""
+    def compute(weapon, distance, enemy_reach):
+        bands = reach_or_range_bands(weapon)
+        if bands.in_range(distance):
+            band = bands.band(distance)
+            extra = (f", 사거리 페널티 {fmt.signed(band.modifier)}" if band.modifier else "")
+            return Shown(f"<p>대상까지 {distance}ft: <b>지금 자리에서 타격할 수 있습니다</b>"
+                         f" ({_e(band.label)}{extra}).</p>")
+        if not weapon.startswith("reach"):
+            return Shown(f"<p>대상까지 {distance}ft: 최대 사거리 {bands.table()[-1]['to']}ft를 넘어 "
+                         "쏠 수 없습니다. 보행으로 다가가야 합니다.</p>")
+        reach = int(weapon[5:])
+        plan = pf2e.approach_options(distance, reach, enemy_reach)
+        rows = "".join(
+            f"<tr><td>{a}ft → {b}ft</td><td>{'<b>상대 간격 안의 칸을 떠남: 반응 행동을 부를 수 있음</b>' if hot else '간격 밖: 반응 없음'}</td></tr>"
+            for a, b, hot in plan["stride"])
+        hot = sum(1 for *_, h in plan["stride"] if h)
+        step = (f"<p><b>한 걸음(Step)</b>: {plan['gap']}ft만 다가가면 되므로 한 걸음으로 충분합니다. "
+                "한 걸음은 반응 행동을 부르지 않습니다.</p>" if plan["step"] else
+                f"<p>한 걸음(Step)은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
+        text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
+                + step + f"<p><b>보행(Stride)</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
+                f"<b>{hot}번</b>입니다.</p>"
+                f'<table class="odds"><tr><th>5ft 이동</th><th>상대(간격 {enemy_reach}ft)</th></tr>{rows}</table>')
+        return Shown(text)
+    return LiveWidget(
+        uid, [select("weapon", "내 무기", _REACH_WEAPONS, "reach5"),
+              number("distance", "대상까지 거리 (ft)", 5, 60, 15, step=5),
+              select("enemy_reach", "상대의 간격", _ENEMY_REACH, 10)],
+        compute, title="지금 자리에서 타격할 수 있나: 보행과 한 걸음", plot=False)
 
 
 # --- 6. spells -----------------------------------------------------------------------------
@@ -348,5 +374,5 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
         uid, [number("ability", "주문시전 능력 수정치", 0, 5, 4),
               select("prof", "주문 숙련", _CASTER_PROF, "trained:1"),
               number("save", "대상의 내성 수정치", 0, 30, 6, step=3)],
-        compute, title="주문 명중굴림과 주문 DC",
-        x_label="대상의 내성: 1 대성공, 2 성공, 3 실패, 4 대실패")
+        compute, title="주문 명중굴림과 주문 DC", x_label="대상의 내성굴림 결과",
+        legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))
