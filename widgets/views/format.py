@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 from fractions import Fraction
 
 
@@ -157,3 +158,19 @@ def josa(word: object, pair: str) -> str:
     if key == "으로/로":
         return f"{text}{without_final if final in (0, _RIEUL) else with_final}"
     return f"{text}{with_final if final else without_final}"
+
+
+#: A bracket that starts with a Latin letter and holds a lowercase word: "(Tannen)", "(run_orth)";
+#: not "(120ft)", "(D6)" or "(HP)".
+_ENGLISH_GLOSS = re.compile(r"\s*\((?=[A-Za-z])(?=[^)]*[a-z])[A-Za-z0-9 ,.:;'’!/_&-]+\)")
+
+
+def korean_only(text: str) -> str:
+    """``text`` without English glosses in brackets (the glossary keeps the originals).
+
+    >>> korean_only("탄넨 (Tannen)"), korean_only("녹색 (green)"), korean_only("달리기 (run_orth): 16")
+    ('탄넨', '녹색', '달리기: 16')
+    >>> korean_only("D6 (1–2→1)"), korean_only("사거리 (120ft)"), korean_only("주사위 (D6)")
+    ('D6 (1–2→1)', '사거리 (120ft)', '주사위 (D6)')
+    """
+    return _ENGLISH_GLOSS.sub("", str(text))
