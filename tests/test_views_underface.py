@@ -14,6 +14,7 @@ from widgets.damage import DB_OPTIONS
 from widgets.ranges import RangeBands
 from widgets.views import format as fmt
 from widgets.views import underface as views
+from widgets.views import worked
 from widget_checks import check_static_table
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "book" / "underface.ipynb"
@@ -260,7 +261,9 @@ def test_notebook_shows_every_widget_once():
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             uids += re.findall(r'data-live="([^"]+)"', out.get("data", {}).get("text/html", ""))
-    assert sorted(uids) == sorted(make().uid for make in views.ALL_WIDGETS)
+    # the chapter's widgets, and its worked round at the end (widgets.views.worked)
+    assert sorted(uids) == sorted([make().uid for make in views.ALL_WIDGETS]
+                                  + [worked.uf_round_widget().uid])
     # every ## section holds at least one live widget
     section, seen = None, {}
     for cell in nb.cells:
