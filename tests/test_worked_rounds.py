@@ -145,3 +145,25 @@ def test_bad_input_gives_a_korean_message(make, bad):
     text = widget.shown(**{name: bad}).html
     assert "widget-error" in text and re.search("[가-힣]", text)
     assert "Traceback" not in text and "입력을 처리할 수 없습니다" not in text
+
+
+@pytest.mark.parametrize("attack, defence", [(50, 35), (90, 20), (15, 80), (0, 60)])
+def test_opposed_result_over_every_roll_pair_is_opposed_odds(attack, defence):
+    counts: dict[str, int] = {}
+    for a in range(1, 101):
+        for d in range(1, 101):
+            key = uf.opposed_result(a, attack, d, defence)
+            counts[key] = counts.get(key, 0) + 1
+    odds = uf.opposed_odds(attack, defence)
+    assert {k: Fraction(n, 10000) for k, n in counts.items()} == {k: p for k, p in odds.items() if p}
+
+
+@pytest.mark.parametrize("modifier, target", [(0, 7), (3, 9), (-5, 4), (20, 3), (-20, 9)])
+def test_check_result_over_every_roll_is_check_odds(modifier, target):
+    counts: dict[str, int] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            key = hm.check_result(a, b, modifier, target)
+            counts[key] = counts.get(key, 0) + 1
+    assert {k: Fraction(n, 36) for k, n in counts.items()} == \
+        {k: p for k, p in hm.check_odds(modifier, target).items() if p}

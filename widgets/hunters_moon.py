@@ -73,6 +73,19 @@ def _outcome(raw: int, modifier: int, target: int) -> str:
 
 
 # --- the check -----------------------------------------------------------------------------
+def check_result(die1: int, die2: int, modifier: int, target: int) -> str:
+    """Outcome of one actual 2D6 check (one of :data:`OUTCOMES`): the two dice, plus
+    ``modifier``, against ``target``; raw 12 is a special and raw 2 a fumble whatever the rest.
+
+    >>> check_result(4, 2, 3, 9), check_result(1, 1, 20, 3), check_result(6, 6, -20, 9)
+    ('success', 'fumble', 'special')
+    """
+    dice = [require_int(d, "die", "주사위 눈", 1, 6) for d in (die1, die2)]
+    modifier = require_int(modifier, "modifier", "수정치", -MAX_TOTAL, MAX_TOTAL)
+    target = require_int(target, "target", "목표치", -MAX_TARGET - 1, MAX_TARGET)
+    return _outcome(sum(dice), modifier, target)
+
+
 def check_odds(modifier: int, target: int) -> dict[str, Fraction]:
     """Exact odds of a 2D6 + ``modifier`` ≥ ``target`` check by outcome.
 

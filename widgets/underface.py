@@ -310,19 +310,31 @@ def effective_target(skill: int, *, hard: bool = False, penalty: str | int = 0,
     return target
 
 
+def _roll_class(roll: int, target: int, settings: CheckSettings) -> tuple[bool, bool, int]:
+    """(success, special, margin) of one D100 roll against ``target``."""
+    if roll <= target and roll < settings.fumble_from:   # a fumble always fails
+        margin = target - roll if settings.margin == "target_minus_roll" else roll
+        return True, roll <= divide_up(target, settings.special_divisor), margin
+    return False, False, 0
+
+
 def _side(target: int, settings: CheckSettings) -> dict[tuple[bool, bool, int], int]:
     """Outcome classes of one D100 roll: (success, special, margin) → number of faces."""
-    special_at = divide_up(target, settings.special_divisor)
     classes: dict[tuple[bool, bool, int], int] = {}
     for roll in range(1, 101):
-        success = roll <= target and roll < settings.fumble_from   # a fumble always fails
-        if success:
-            margin = target - roll if settings.margin == "target_minus_roll" else roll
-            key = (True, roll <= special_at, margin)
-        else:
-            key = (False, False, 0)
+        key = _roll_class(roll, target, settings)
         classes[key] = classes.get(key, 0) + 1
     return classes
+
+
+def _winner(attack: tuple[bool, bool, int], defense: tuple[bool, bool, int]) -> str:
+    """The hit check's outcome (a key of :data:`OUTCOME_LABELS`) from both sides' classes."""
+    (a_ok, a_special, a_margin), (d_ok, d_special, d_margin) = attack, defense
+    if a_ok and (not d_ok or a_margin >= d_margin):
+        return "attacker_wins_special" if a_special else "attacker_wins"
+    if d_ok:
+        return "defender_wins_special" if d_special else "defender_wins"
+    return "both_fail"
 
 
 #: Korean labels of the :func:`check_odds` keys.
@@ -389,17 +401,29 @@ def opposed_odds(attack_skill: int, defense_skill: int | None, *, attack_hard: b
         defense = _side(effective_target(defense_skill, hard=defense_hard,
                                          penalty=defense_penalty, settings=settings), settings)
     counts = dict.fromkeys(OUTCOME_LABELS, 0)
-    for (a_ok, a_special, a_margin), a_n in attack.items():
-        for (d_ok, d_special, d_margin), d_n in defense.items():
-            if a_ok and (not d_ok or a_margin >= d_margin):
-                key = "attacker_wins_special" if a_special else "attacker_wins"
-            elif d_ok:
-                key = "defender_wins_special" if d_special else "defender_wins"
-            else:
-                key = "both_fail"
-            counts[key] += a_n * d_n
+    for a_key, a_n in attack.items():
+        for d_key, d_n in defense.items():
+            counts[_winner(a_key, d_key)] += a_n * d_n
     total = sum(counts.values())
     return {key: Fraction(n, total) for key, n in counts.items()}
+
+
+def opposed_result(attack_roll: int, attack_target: int, defense_roll: int,
+                   defense_target: int, settings: CheckSettings = DEFAULT_SETTINGS) -> str:
+    """The outcome (a key of :data:`OUTCOME_LABELS`) of one actual hit check: both D100 rolls
+    against their (already adjusted) targets, decided as in :func:`opposed_odds`.
+
+    >>> opposed_result(23, 50, 31, 35), opposed_result(30, 50, 5, 35), opposed_result(97, 50, 60, 35)
+    ('attacker_wins', 'defender_wins_special', 'both_fail')
+    """
+    settings = _settings(settings)
+    rolls = [require_int(r, name, ko, 1, 100) for r, name, ko in
+             ((attack_roll, "attack_roll", "공격 굴림"), (defense_roll, "defense_roll", "방어 굴림"))]
+    targets = [require_int(t, name, ko, 0, MAX_SKILL) for t, name, ko in
+               ((attack_target, "attack_target", "공격 목표치"),
+                (defense_target, "defense_target", "방어 목표치"))]
+    return _winner(_roll_class(rolls[0], targets[0], settings),
+                   _roll_class(rolls[1], targets[1], settings))
 
 
 # --- turn order, movement, range (source 4.1, 4.2.2, 4.7.1) --------------------------
@@ -580,7 +604,8 @@ __all__ = [
     "RANGED_WEAPONS", "RANGE_LABELS", "SHIELDS", "WEAPONS", "Armor", "Character",
     "CheckSettings", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
     "death_threshold", "effective_target", "first_aid", "hit_hp_states", "hp_after_hit",
-    "movement", "opposed_odds", "range_difficulty", "turn_order", "weeks_to_recover",
+    "movement", "opposed_odds", "opposed_result", "range_difficulty", "turn_order",
+    "weeks_to_recover",
 ]
 
 
