@@ -121,6 +121,10 @@ def test_uf_round_numbers_are_the_library(skill):
     assert sum(r.numbers["odds"].values()) == 1
     assert r.numbers["after"] == uf.hit_hp_states(w.UF_WEAPON, w.UF_HP, w.UF_MAX_HP, w.UF_ARMOR, w.UF_DB)
     assert r.numbers["dodge_target"] == w.UF_DODGE - uf.ARMOR[w.UF_ARMOR].penalty
+    assert r.numbers["rolled"] == uf.opposed_result(w.UF_ATTACK_ROLL, skill, w.UF_DODGE_ROLL,
+                                                    r.numbers["dodge_target"])
+    assert r.numbers["hp_left"] == w.UF_HP - max(0, w.UF_DAMAGE_TOTAL - uf.ARMOR[w.UF_ARMOR].armor_value)
+    _shown(r.html(), uf.OUTCOME_LABELS[r.numbers["rolled"]])
     for p in r.numbers["odds"].values():
         _shown(r.html(), fmt.prob(p))
 
@@ -134,6 +138,10 @@ def test_hm_round_numbers_are_the_library(plot):
     assert r.numbers["destroy"] == hm.destroy_odds(w.HM_MIGHT, t["defence"], w.HM_POWER, plot,
                                                      t["durability"])
     assert r.numbers["pc_first"] == (plot <= t["paragraph"])
+    raw = sum(w.HM_HIT_DICE)
+    assert r.numbers["hit"] == hm.check_result(*w.HM_HIT_DICE, w.HM_MIGHT, t["defence"])
+    assert r.numbers["destroyed"] == (raw + w.HM_MIGHT >= t["defence"] and w.HM_POWER + bonus >= t["durability"])
+    assert r.numbers["guard"] == hm.check_result(*w.HM_DEFENCE_DICE, w.HM_PC_DEFENCE, t["attack_value"])
     _shown(r.html(), fmt.prob(r.numbers["destroy"].destroy))
 
 

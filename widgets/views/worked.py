@@ -56,6 +56,12 @@ def _odds_line(rows: list[tuple[str, Fraction]]) -> str:
     return ", ".join(f"{label} {fmt.prob(p)}" for label, p in rows)
 
 
+def _ira(word: object) -> str:
+    """``word`` + 이라/라 by its last sound: '성공이라', '실패라'."""
+    with_i = josa(word, "이/가")
+    return with_i[:-1] + ("이라" if with_i.endswith("이") else "라")
+
+
 def _sum(face: int, modifier: int) -> str:
     """'13 + 1 = 14', '13 − 2 = 11'."""
     sign = "+" if modifier >= 0 else "−"
@@ -253,6 +259,8 @@ def pf_round_widget(uid: str = "pf-worked") -> LiveWidget:
 UF_WEAPON, UF_DB, UF_ARMOR = "숏소드", "+1D4", "방탄조끼"
 UF_DODGE, UF_MOV, UF_MOVED = 40, 8, 5
 UF_HP, UF_MAX_HP = 3, 12
+#: What the example's dice happen to show: 가람's D100, 다온's D100, damage dice + DB together.
+UF_ATTACK_ROLL, UF_DODGE_ROLL, UF_DAMAGE_TOTAL = 23, 31, 7
 
 
 def uf_round(skill: int = 50) -> WorkedRound:
@@ -268,6 +276,17 @@ def uf_round(skill: int = 50) -> WorkedRound:
     normal = uf.damage_distribution(UF_WEAPON, UF_ARMOR, UF_DB)
     special = uf.damage_distribution(UF_WEAPON, UF_ARMOR, UF_DB, special=True)
     after = uf.hit_hp_states(UF_WEAPON, UF_HP, UF_MAX_HP, UF_ARMOR, UF_DB)
+    attack_target = uf.effective_target(skill)
+    rolled = uf.opposed_result(UF_ATTACK_ROLL, attack_target, UF_DODGE_ROLL, dodge_target)
+    lost = uf.damage_after_armor(UF_DAMAGE_TOTAL, UF_ARMOR)
+    hp_left = uf.hp_after_hit(UF_HP, UF_DAMAGE_TOTAL, UF_ARMOR)
+    then = {"attacker_wins": f"피해 주사위와 DB의 합이 {josa(UF_DAMAGE_TOTAL, '이/가')} 나왔다면 방어 점수를 빼고 "
+                             f"{lost}만큼 HP가 줄어 다온의 HP는 {hp_left}"
+                             + ("입니다." if hp_left > 0 else "입니다. 0 이하이므로 다온은 기절합니다."),
+            "attacker_wins_special": "무기 최대 피해에 DB를 굴려 더한 값에서 방어 점수를 뺍니다.",
+            "defender_wins": "다온이 피해서 피해가 없습니다.",
+            "defender_wins_special": "다온이 완벽하게 피해, 가람의 다음 행동 하나가 어려움 난이도가 됩니다.",
+            "both_fail": "둘 다 실패해 공격이 빗나갑니다."}[rolled]
     steps = [("의도 선언:", f"가람(숏소드 기능 {skill}, DB {UF_DB})이 \"탁자를 돌아 들어가 칼을 휘두르겠다\"고 "
                            f"말합니다. 상대 다온은 지난 라운드에 다쳐 HP가 {UF_HP} 남았고, {josa(UF_ARMOR, '을/를')} 입었으며 "
                            f"회피 기능은 {UF_DODGE}입니다."),
@@ -279,10 +298,13 @@ def uf_round(skill: int = 50) -> WorkedRound:
                       f"HP 감소 평균 {fmt.approx(normal.mean())}, "
                       f"최대 {normal.max}. 스페셜 명중이면 숏소드의 최대 피해에 DB를 굴려 더하므로 "
                       f"{special.min}~{special.max}입니다."),
-             ("결과:", f"보통 명중을 맞은 다온의 상태: "
-                      + _odds_line([(HP_STATE_LABELS[k], p) for k, p in after.items()]) + ".")]
+             ("맞은 뒤:", f"보통 명중을 맞은 다온의 상태: "
+                        + _odds_line([(HP_STATE_LABELS[k], p) for k, p in after.items()]) + "."),
+             ("결과:", f"예를 들어 가람이 {UF_ATTACK_ROLL}(목표치 {attack_target}), 다온이 {UF_DODGE_ROLL}"
+                      f"(목표치 {dodge_target})을 굴렸다면 결과는 「{uf.OUTCOME_LABELS[rolled]}」입니다. {then}")]
     return WorkedRound(f"{josa(f'숏소드 기능 {skill}', '으로/로')} 회피하는 상대를 칠 때", steps,
-                       {"move": move, "dodge_target": dodge_target, "odds": odds,
+                       {"move": move, "dodge_target": dodge_target, "odds": odds, "rolled": rolled,
+                        "hp_left": hp_left,
                         "normal": normal, "special": special, "after": after})
 
 
@@ -298,6 +320,8 @@ def uf_round_widget(uid: str = "uf-worked") -> LiveWidget:
 HM_MIGHT, HM_POWER = 3, 3
 HM_THREAT = dict(defence=9, durability=6, attack_value=8, power=4, paragraph=3)
 HM_PC_DEFENCE = 2
+#: What the example's dice happen to show: the PC's hit check, then its defence check.
+HM_HIT_DICE, HM_DEFENCE_DICE = (4, 2), (5, 4)
 
 
 def hm_round(plot: int = 2) -> WorkedRound:
@@ -314,6 +338,13 @@ def hm_round(plot: int = 2) -> WorkedRound:
     pc_first = plot <= t["paragraph"]
     defence = hm.defence_odds(HM_PC_DEFENCE, t["attack_value"])
     threat_damage = hm.threat_damage(t["power"]).min
+    hit = hm.check_result(*HM_HIT_DICE, HM_MIGHT, t["defence"])
+    hit_ok = hit in ("success", "special")
+    dealt = hm.pc_damage(HM_POWER, plot, critical_achievement=(
+        sum(HM_HIT_DICE) + HM_MIGHT if hit == "special" else None))
+    destroyed = hit_ok and dealt.at_least(t["durability"]) == 1
+    guard = hm.check_result(*HM_DEFENCE_DICE, HM_PC_DEFENCE, t["attack_value"])
+    acts = not (pc_first and destroyed)
     steps = [("플롯:", f"난전 1라운드. PC는 주사위를 가려 {josa(plot, '을/를')} 정했고, 공개한 뒤 말을 {place}에 놓습니다. "
                       f"위협 「발톱」(【방어치】 {t['defence']}, 【내구도】 {t['durability']}, "
                       f"【공격치】 {t['attack_value']}, 위력 {t['power']})은 패러그래프 {t['paragraph']}에 있습니다."),
@@ -330,9 +361,20 @@ def hm_round(plot: int = 2) -> WorkedRound:
              ("위협의 공격:", f"위협의 공격은 자동 명중입니다. PC가 방어판정(2D6 + {HM_PC_DEFENCE} ≥ "
                              f"{t['attack_value']})에 실패하면 {josa(f'데미지 {threat_damage}', '을/를')} 받습니다. 맞을 확률 "
                              f"{fmt.prob(defence['failure'] + defence['fumble'])}"
-                             + (" (격파당한 위협은 행동하지 못합니다)." if pc_first else "."))]
+                             + (" (격파당한 위협은 행동하지 못합니다)." if pc_first else ".")),
+             ("결과:", f"예를 들어 명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
+                      f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
+                      + ((f" {josa(f'데미지 {dealt.min}', '으로/로')}"
+                          + (" 위협을 격파합니다." if destroyed else "는 격파하지 못합니다."))
+                         if hit_ok else "")
+                      + (f" 위협의 공격에는 방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
+                         f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(hm.OUTCOME_KO[guard])}"
+                         + (" 막아 냅니다." if guard in ("success", "special") else
+                            f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
+                         if acts else " 격파된 위협은 행동하지 못합니다."))]
     return WorkedRound(f"{josa(f'플롯치 {plot}', '으로/로')} 위협 하나와 맞설 때", steps,
-                       {"damage": damage, "destroy": destroy, "pc_first": pc_first, "defence": defence})
+                       {"damage": damage, "destroy": destroy, "pc_first": pc_first, "defence": defence,
+                        "hit": hit, "destroyed": destroyed, "guard": guard})
 
 
 def hm_round_widget(uid: str = "hm-worked") -> LiveWidget:
