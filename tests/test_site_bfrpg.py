@@ -222,7 +222,7 @@ def test_lookup_widgets_follow_the_library(offline_page):
     assert f"= {feet}피트" in offline_page.visible_text("bf-diagonal")
     live_set(page, "bf-simul", a="10")
     order = bf.simultaneous_move_order({"탄넨": 10, "도우버트": 30, "맨드로스": 40})
-    assert " → ".join(order) in offline_page.visible_text("bf-simul")
+    assert f"모두 {len(order)}걸음" in offline_page.visible_text("bf-simul")
     live_set(page, "bf-facing", facing="E", target="-1,0")
     assert "공격할 수 없습니다" in offline_page.visible_text("bf-facing")
     assert not bf.can_attack_square((1, 1), "E", (0, 1))

@@ -52,8 +52,17 @@ def test_rate_and_range_entries_equal_the_library():
         for load in ("light", "heavy"):
             rate = bf.movement_rate(armor, load)
             h = table[f"{armor}|{load}"]["h"]
-            assert f"{rate}피트: 가로/세로 {bf.squares_reachable(rate)}칸" in h
+            assert f"이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸" in h
             assert f"{bf.running_rate(rate)}피트" in h and f"{bf.half_move(rate)}피트" in h
+            # the drawn area: one coloured square per square walked to (attack) and run to
+            size = bf.squares_reachable(bf.running_rate(rate)) + 1
+            opts = bf.move_options(Terrain(size, size), (0, size - 1), rate)
+            squares = [(c, r) for c in range(size) for r in range(size)]
+            for option in ("walk", "run"):
+                count = sum(opts.option(q) == option for q in squares)
+                assert h.count(f"background:{views.OPTION_COLORS[option]};width:12px") == count
+            row = next(r for r in bf.movement_table() if r["rate"] == rate)
+            assert (f"{row['source_run_orth']}칸을 달린다고" in h) == (row["run_orth"] != row["source_run_orth"])
     table = views.missile_range_widget().static_table()
     for weapon in BFRPG_MISSILE_RANGES:
         bands = bfrpg_missile_bands(weapon)
@@ -91,7 +100,12 @@ def test_facing_rear_and_simultaneous_entries_equal_the_library():
     for key, entry in table.items():
         a, b, c = (int(v) for v in key.split("|"))
         order = bf.simultaneous_move_order({"탄넨": a, "도우버트": b, "맨드로스": c})
-        assert html.escape(" → ".join(order)) in entry["h"]
+        if order:
+            assert f"모두 {len(order)}걸음" in entry["h"]
+            assert entry["h"].count("번째 차례") == max(a, b, c) // 5
+            for rate in (a, b, c):
+                if rate:
+                    assert f"<td>{rate}피트</td>" in entry["h"]
 
 
 def test_sight_entries_equal_the_library():
@@ -102,7 +116,7 @@ def test_sight_entries_equal_the_library():
     for c, r in views.SIGHT_SHOOTERS:
         h = table[f"{c},{r}"]["h"]
         for g in s.enemies:
-            assert f"{html.escape(g.name)} {g.square}: {views._SIGHT_KO[bf.missile_sight(t, (c, r), g.square)]}" in h
+            assert f"{html.escape(fmt.korean_only(g.name))} {g.square}: {views._SIGHT_KO[bf.missile_sight(t, (c, r), g.square)]}" in h
         dark = h.count('bgcolor="#222222"') + h.count('bgcolor="#5a2a45"')
         hidden = t.width * t.height - len(t.blocked) - len(visible_squares(t, (c, r)))
         assert dark == hidden

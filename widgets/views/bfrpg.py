@@ -580,14 +580,14 @@ class MovementTable:
         head = ("<tr><th>갑옷</th><th>짐</th><th>이동 속도</th><th>달리기</th><th>걷기 가로/세로</th>"
                 "<th>걷기 대각선</th><th>달리기 가로/세로</th><th>달리기 대각선</th></tr>")
         body = "".join(
-            f"<tr><td>{html.escape(r['armor'])}</td><td>{html.escape(r['load'])}</td>"
+            f"<tr><td>{html.escape(fmt.korean_only(r['armor']))}</td><td>{html.escape(fmt.korean_only(r['load']))}</td>"
             f"<td>{r['rate']}피트</td><td>{r['run_rate']}피트</td>"
             + "".join(f"<td>{html.escape(self._cell(r, c))}칸</td>" for c in self.cols) + "</tr>"
             for r in self.rows)
         return f'<table class="odds bf-movement"><caption>라운드당 이동 (칸 수는 곧은 줄 기준)</caption>{head}{body}</table>'
 
     def __repr__(self) -> str:
-        return "\n".join(f"{r['armor']} | {r['load']} | {r['rate']} ft | run {r['run_rate']} ft | "
+        return "\n".join(f"{fmt.korean_only(r['armor'])} | {fmt.korean_only(r['load'])} | {r['rate']}피트 | 달리기 {r['run_rate']}피트 | "
                          + " | ".join(self._cell(r, c) for c in self.cols) for r in self.rows)
 
 
@@ -598,14 +598,16 @@ class Disagreements:
         self.items = bf.source_disagreements()
 
     def _repr_html_(self) -> str:
-        body = "".join(f"<tr><td>{html.escape(d.where)}</td><td>{html.escape(d.source)}</td>"
-                       f"<td><b>{html.escape(d.rules)}</b></td><td>{html.escape(d.note_ko)}</td></tr>"
+        k = fmt.korean_only
+        body = "".join(f"<tr><td>{html.escape(k(d.where))}</td><td>{html.escape(k(d.source))}</td>"
+                       f"<td><b>{html.escape(k(d.rules))}</b></td><td>{html.escape(k(d.note_ko))}</td></tr>"
                        for d in self.items)
         return ('<table class="odds"><tr><th>어디</th><th>원문</th><th>규칙대로 계산</th>'
                 f"<th>설명</th></tr>{body}</table>")
 
     def __repr__(self) -> str:
-        return "\n".join(f"{d.where}: {d.source} → {d.rules}" for d in self.items)
+        k = fmt.korean_only
+        return "\n".join(f"{k(d.where)}: {k(d.source)} → {k(d.rules)}" for d in self.items)
 
 
 _SIGHT_KO = {"clear": "시야 확보 (정상 발사)", "partial": "부분 엄폐 (GM 재량, 가정)",
@@ -620,13 +622,13 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
         for m in s.marks:
             chk = bf.missile_check(t, s.mover.square, m.square, "단궁 (shortbow)")
             rng = f"{chk.range_label} ({fmt.signed(chk.modifier)})" if chk.range_label else "사거리 밖"
-            rows.append((f"{s.title}: {m.label} {m.square}", f"단궁, {chk.distance}피트",
+            rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"), f"단궁, {chk.distance}피트",
                          f"{_SIGHT_KO[chk.sight]}, {rng}"))
         return rows
     opts = bf.scene_options(key)
     for m in s.marks:
         feet = opts.feet(m.square)
-        rows.append((f"{s.title}: {m.label} {m.square}",
+        rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"),
                      f"이동 속도 {s.rate}피트" + (f", 원문 {m.feet}피트" if m.feet is not None and m.exact
                                              else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
                      f"{bf.OPTIONS_KO[opts.option(m.square)]}, "
@@ -641,8 +643,8 @@ def scene_examples(keys: tuple[str, ...]) -> WorkedExamples:
         if k in ("rear_two", "rear_three"):
             least, facings, behind = bf.scene_rear_attackers(k)
             s = bf.scene(k)
-            rows.append((s.title, f"고블린 방향 {FACING_KO[s.mover.facing]}, 공격자 {len(s.enemies)}명",
-                         f"뒤에 선 공격자: {', '.join(behind) or '없음'}; 방향을 바꿔도 최소 {least}명"))
+            rows.append((fmt.korean_only(s.title), f"고블린 방향 {FACING_KO[s.mover.facing]}, 공격자 {len(s.enemies)}명",
+                         f"뒤에 선 공격자: {', '.join(fmt.korean_only(b) for b in behind) or '없음'}; 방향을 바꿔도 최소 {least}명"))
         else:
             rows.extend(_scene_rows(k))
     return WorkedExamples(rows)
@@ -695,20 +697,55 @@ def diagonal_widget(uid: str = "bf-diagonal") -> LiveWidget:
 
 
 def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
-    """Armour and load → movement rate, running, half move and straight square counts."""
+    """Armour and load → the squares a combatant can walk to (and still attack) or run to, drawn
+    on a quarter of the plan, with the straight counts of the movement table."""
     def compute(armor, load):
         rate = bf.movement_rate(armor, load)
         run = bf.running_rate(rate)
-        rows = [("이동 속도 (걷고 공격)", f"{rate}피트: 가로/세로 {bf.squares_reachable(rate)}칸, "
-                 f"대각선 {bf.squares_reachable(rate, True)}칸"),
-                ("달리기 (공격 불가)", f"{run}피트: 가로/세로 {bf.squares_reachable(run)}칸, "
-                 f"대각선 {bf.squares_reachable(run, True)}칸"),
-                ("근접 이동·전투 철수 (절반)", f"{bf.half_move(rate)}피트")]
-        body = "".join(f"<tr><th>{html.escape(a)}</th><td>{html.escape(b)}</td></tr>" for a, b in rows)
-        return Shown(f'<table class="odds">{body}</table>')
+        size = bf.squares_reachable(run) + 1
+        start = (0, size - 1)
+        opts = bf.move_options(Terrain(size, size), start, rate)
+        cells = {}
+        for r in range(size):
+            for c in range(size):
+                option = opts.option((c, r))
+                if option in ("walk", "run", "start"):
+                    cells[(c, r)] = (OPTION_COLORS[option], "")
+        cells[start] = (OPTION_COLORS["start"], "")
+        row = next(r for r in bf.movement_table() if r["rate"] == rate)
+        note = ""
+        if row["run_orth"] != row["source_run_orth"]:
+            note = (f"<p>원문의 표는 이 줄에서 가로/세로로 {row['source_run_orth']}칸을 달린다고 적었지만, "
+                    f"{run}피트는 {row['run_orth']}칸입니다(이 책은 규칙대로 {row['run_orth']}칸).</p>")
+        text = (f"<p>이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸, 대각선 "
+                f"{bf.squares_reachable(rate, True)}칸까지 걸은 뒤 공격할 수 있습니다. 달리면 <b>{run}피트</b>"
+                f"(가로/세로 {bf.squares_reachable(run)}칸, 대각선 {bf.squares_reachable(run, True)}칸)까지 "
+                f"가지만 그 라운드에는 공격하지 못합니다. 근접전 중에는 절반인 {bf.half_move(rate)}피트.</p>"
+                + note + _area_grid(size, cells) + legend_html_for(("start", "walk", "run")))
+        return Shown(text)
     return LiveWidget(uid, [select("armor", "갑옷", _ARMOR_KO, "leather"),
                             select("load", "짐", _LOAD_KO, "light")],
-                      compute, title="갑옷과 짐에 따른 이동 (보충 규칙: 핵심 규칙의 이동 속도)", plot=False)
+                      compute, title="갑옷과 짐에 따라 닿는 칸 (왼쪽 아래 모서리에서 출발)", plot=False)
+
+
+def _area_grid(size: int, cells: dict[Square, tuple[str, str]]) -> str:
+    """A compact colour-only grid (no text) that fits a phone: 14 px squares."""
+    rows = "".join(
+        "<tr>" + "".join(f'<td style="background:{cells.get((c, r), ("#ffffff", ""))[0]};'
+                         'width:12px;height:12px;padding:0;border:1px solid #ddd"></td>'
+                         for c in range(size)) + "</tr>"
+        for r in range(size))
+    return f'<table style="border-collapse:collapse;margin:0.3em 0">{rows}</table>'
+
+
+def legend_html_for(options) -> str:
+    """Colour swatches for some move options (labels from the library)."""
+    labels = {"start": "출발", "walk": fmt.korean_only(bf.OPTIONS_KO["walk"]),
+              "run": fmt.korean_only(bf.OPTIONS_KO["run"])}
+    return "<p>" + " ".join(
+        f'<span style="display:inline-block;width:0.9em;height:0.9em;background:{OPTION_COLORS[o]};'
+        f'vertical-align:middle;margin:0 0.3em 0 0.6em"></span>{html.escape(labels[o])}'
+        for o in options) + "</p>"
 
 
 def missile_range_widget(uid: str = "bf-range") -> LiveWidget:
@@ -716,13 +753,13 @@ def missile_range_widget(uid: str = "bf-range") -> LiveWidget:
     def compute(weapon, distance):
         bands = bfrpg_missile_bands(weapon)
         short, medium, long_ = BFRPG_MISSILE_RANGES[weapon]
-        head = f"<p>{html.escape(weapon)}: 단거리 {short}, 중거리 {medium}, 장거리 {long_}피트까지.</p>"
+        head = f"<p>{html.escape(fmt.korean_only(weapon))}: 단거리 {short}, 중거리 {medium}, 장거리 {long_}피트까지.</p>"
         if not bands.in_range(distance):
             return Shown(head + fmt.error(f"{distance}피트는 사거리 밖이라 발사할 수 없습니다."))
         band = bands.band(distance)
         return Shown(head + f"<p>{distance}피트 ({distance // 5}칸): <b>{html.escape(band.label)}</b>, "
                      f"명중 굴림 {fmt.signed(band.modifier)}</p>")
-    return LiveWidget(uid, [select("weapon", "무기", {k: k for k in BFRPG_MISSILE_RANGES}, "단궁 (shortbow)"),
+    return LiveWidget(uid, [select("weapon", "무기", {k: fmt.korean_only(k) for k in BFRPG_MISSILE_RANGES}, "단궁 (shortbow)"),
                             number("distance", "표적까지 거리 (피트)", 5, 250, 35, step=5)],
                       compute, title="미사일 사거리 (보충 규칙)", plot=False)
 
@@ -756,7 +793,7 @@ def sight_widget(uid: str = "bf-sight") -> LiveWidget:
             sight = bf.missile_sight(t, sq, g.square)
             col = cells[g.square][0]
             cells[g.square] = (ENEMY_COLOR if col != "#222222" else "#5a2a45", f"G{i + 1}")
-            lines.append(f"<li>{html.escape(g.name)} {g.square}: {_SIGHT_KO[sight]}</li>")
+            lines.append(f"<li>{html.escape(fmt.korean_only(g.name))} {g.square}: {_SIGHT_KO[sight]}</li>")
         return Shown(f"<p>팔라딘 {sq}에서 보이는 칸은 밝게, 보이지 않는 칸은 검게 칠했습니다.</p>"
                      + _mini_grid(t.width, t.height, cells) + f"<ul>{''.join(lines)}</ul>")
     choices = {f"{c},{r}": f"({c}, {r})" + (" 예제 위치" if (c, r) == s.mover.square else "")
@@ -828,9 +865,27 @@ def simultaneous_widget(uid: str = "bf-simul") -> LiveWidget:
     def compute(a, b, c):
         rates = {"탄넨": a, "도우버트": b, "맨드로스": c}
         order = bf.simultaneous_move_order(rates)
-        steps = "".join(f"<li>{html.escape(n)}</li>" for n in order)
-        return Shown(f"<p>5피트씩 {len(order)}걸음, 순서: {html.escape(' → '.join(order)) or '아무도 움직이지 않음'}</p>"
-                     f'<ol style="columns:4;font-size:0.85em">{steps}</ol>')
+        if not order:
+            return Shown("<p>아무도 움직이지 않습니다.</p>")
+        # one row per round of turns: each mover's feet so far after its 5 ft
+        walked = dict.fromkeys(rates, 0)
+        rows, current = [], {}
+        for name in order:
+            if name in current:
+                rows.append(current)
+                current = {}
+            walked[name] += 5
+            current[name] = walked[name]
+        rows.append(current)
+        names = sorted(rates, key=lambda n: order.index(n) if n in order else len(order))
+        head = "".join(f"<th>{html.escape(n)} ({rates[n]}피트)</th>" for n in names)
+        body = "".join(
+            f"<tr><th>{i}번째 차례</th>" + "".join(
+                f"<td>{row[n]}피트</td>" if n in row else "<td>멈춤</td>" for n in names) + "</tr>"
+            for i, row in enumerate(rows, start=1))
+        return Shown(f"<p>이동 속도가 높은 {html.escape(names[0])}부터 5피트씩 번갈아 움직입니다. "
+                     f"이동 거리를 다 쓴 사람은 멈추고, 나머지가 계속 번갈아 갑니다. 모두 {len(order)}걸음.</p>"
+                     f'<table class="odds"><tr><th>차례</th>{head}</tr>{body}</table>')
     return LiveWidget(uid, [number("a", "탄넨의 이동 (피트)", 0, 40, 20, step=10),
                             number("b", "도우버트의 이동 (피트)", 0, 40, 30, step=10),
                             number("c", "맨드로스의 이동 (피트)", 0, 40, 40, step=10)],
@@ -839,8 +894,8 @@ def simultaneous_widget(uid: str = "bf-simul") -> LiveWidget:
 
 def melee_widget(uid: str = "bf-melee") -> LiveWidget:
     """The melee examples' squares: option and feet per marked square, for a chosen rate."""
-    keys = {"tannen_melee": bf.SCENES["tannen_melee"].title,
-            "doughbert_melee": bf.SCENES["doughbert_melee"].title}
+    keys = {"tannen_melee": fmt.korean_only(bf.SCENES["tannen_melee"].title),
+            "doughbert_melee": fmt.korean_only(bf.SCENES["doughbert_melee"].title)}
 
     def compute(key, rate):
         s = bf.scene(key)
@@ -848,14 +903,22 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
         opts = bf.move_options(s.terrain(), s.mover.square, r)
         lay = Layout.from_terrain(s.terrain(), s.mover.square)
         res = grid_result(lay, r)
+        def cost(m) -> str:
+            feet = opts.feet(m.square)
+            if feet is None:
+                return ""
+            if opts.option(m.square) == "melee_move":  # counted double: say it in real feet
+                return f"{feet // 2}피트 (두 배로 세면 {feet}피트)"
+            return f"{feet}피트"
         rows = "".join(
-            f"<tr><td>{html.escape(m.label)} {m.square}</td><td>{html.escape(bf.OPTIONS_KO[opts.option(m.square)])}</td>"
-            f"<td>{'' if opts.feet(m.square) is None else str(opts.feet(m.square)) + '피트'}</td>"
+            f"<tr><td>{html.escape(fmt.korean_only(m.label))} {m.square}</td>"
+            f"<td>{html.escape(bf.OPTIONS_KO[opts.option(m.square)])}</td><td>{cost(m)}</td>"
             f"<td>{'' if m.feet is None else ('' if m.exact else '한도 ') + str(m.feet) + '피트'}</td></tr>"
             for m in s.marks)
-        return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트).</p>"
+        return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "
+                     f"한 칸을 두 배로 세므로, 표의 비용은 실제로 걷는 거리로 적고 두 배로 센 값을 곁에 두었습니다.</p>"
                      + grid_table_html(res)
-                     + f'<table class="odds"><tr><th>칸</th><th>이동 방식</th><th>비용</th><th>원문</th></tr>{rows}</table>')
+                     + f'<table class="odds"><tr><th>칸</th><th>이동 방식</th><th>걷는 거리</th><th>원문</th></tr>{rows}</table>')
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
                                                          30: "30피트", 40: "40피트"}, 0)],
