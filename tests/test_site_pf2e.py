@@ -62,7 +62,7 @@ def test_attack_ac_bonus_and_spell_widgets(offline_page):
     root.locator("select").nth(0).select_option(label="근접 기교 무기 (근력·민첩 중 높은 쪽)")
     offline_page.set_value("pf-attack-strength", 1)
     offline_page.set_value("pf-attack-dexterity", 4)
-    root.locator("select").nth(1).select_option(label="전문 (expert)")
+    root.locator("select").nth(1).select_option(label="전문")
     root.locator("select").nth(2).select_option(label="10레벨")
     total = pf2e.attack_bonus("melee", strength=1, dexterity=4, finesse=True,
                               proficiency=pf2e.proficiency_bonus("expert", 10))

@@ -16,9 +16,8 @@ from .trench_crusade import WorkedExamples
 DEGREE_BANDS = {"critical_success": "critical", "success": "success",
                 "failure": "failure", "critical_failure": "down"}
 
-RANK_CHOICES = {"untrained": "미훈련 (untrained)", "trained": "훈련 (trained)",
-                "expert": "전문 (expert)", "master": "달인 (master)",
-                "legendary": "전설 (legendary)"}
+RANK_CHOICES = {"untrained": "미훈련", "trained": "훈련",
+                "expert": "전문", "master": "달인", "legendary": "전설"}
 LEVEL_CHOICES = {1: "1레벨", 5: "5레벨", 10: "10레벨", 15: "15레벨", 20: "20레벨"}
 
 
@@ -94,7 +93,7 @@ def crossbow_table() -> RangeTable:
 
 def map_examples() -> WorkedExamples:
     """The source's longsword / agile shortsword example, computed by the library."""
-    long_, short_ = "장검 (longsword)", "소검 (shortsword, 날렵함)"
+    long_, short_ = "장검", "소검 (날렵함)"
     rows = []
     for n in (1, 2, 3):
         rows.append((f"{n}번째 공격", long_, fmt.signed(pf2e.multiple_attack_penalty(n, False))))
@@ -148,8 +147,7 @@ def attack_widget(uid: str = "pf-attack") -> LiveWidget:
 
 # --- 2. typed bonuses and penalties -------------------------------------------------------
 
-_TYPE_KO = {"circumstance": "상황 (circumstance)", "status": "상태 (status)",
-            "item": "물품 (item)", "untyped": "종류 미지정 (untyped)"}
+_TYPE_KO = {"circumstance": "상황", "status": "상태", "item": "물품", "untyped": "종류 미지정"}
 _MOD_CHOICES = {
     "circumstance": {"0": "없음", "1": "+1 (아군의 조력)", "1,2": "+1과 +2 (조력 + 유리한 지형)",
                      "-2": "−2 (도박적인 전술)", "2,-2": "+2와 −2"},
@@ -334,11 +332,11 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
             f"<tr><td>{a}ft → {b}ft</td><td>{'<b>상대 간격 안의 칸을 떠남: 반응 행동을 부를 수 있음</b>' if hot else '간격 밖: 반응 없음'}</td></tr>"
             for a, b, hot in plan["stride"])
         hot = sum(1 for *_, h in plan["stride"] if h)
-        step = (f"<p><b>한 걸음(Step)</b>: {plan['gap']}ft만 다가가면 되므로 한 걸음으로 충분합니다. "
+        step = (f"<p><b>한 걸음</b>: {plan['gap']}ft만 다가가면 되므로 한 걸음으로 충분합니다. "
                 "한 걸음은 반응 행동을 부르지 않습니다.</p>" if plan["step"] else
-                f"<p>한 걸음(Step)은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
+                f"<p>한 걸음은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
         text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
-                + step + f"<p><b>보행(Stride)</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
+                + step + f"<p><b>보행</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
                 f"<b>{hot}번</b>입니다.</p>"
                 f'<table class="odds"><tr><th>5ft 이동</th><th>상대(간격 {enemy_reach}ft)</th></tr>{rows}</table>')
         return Shown(text)
