@@ -36,4 +36,4 @@ def dice_pool_widget(uid: str = "dice-pool") -> LiveWidget:
         uid, [number("count", "주사위 개수", 1, 5, 3),
               select("sides", "면 수", {4: "D4", 6: "D6", 8: "D8", 10: "D10", 12: "D12"}, 6),
               select("keep", "남기는 방법", _KEEP, "high2")],
-        compute, title="주사위 풀 분포 (Dice pool)", x_label="결과")
+        compute, title="주사위 풀 분포", x_label="결과")
