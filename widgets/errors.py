@@ -49,8 +49,30 @@ _PAIRS = {"은/는": ("은", "는"), "이/가": ("이", "가"), "을/를": ("을
 _SKIP = " )]}'\"”’」』>.,·…%\u00a0"
 
 
+#: Endings read as words, not letter by letter: MAP 맵; after a number m 미터, cm/km ~미터, ft 피트.
+_WORD_FINAL = {"MAP": "ㅂ"}
+_UNIT_FINAL = {"m": "", "cm": "", "km": "", "ft": ""}
+
+
 def _final(word: str) -> str | None:
-    """The final consonant of the last readable character ('' for a vowel, None if unknown)."""
+    """The final consonant of the last readable character ('' for a vowel, None if unknown).
+
+    A fraction is read numerator last (7/2: "2분의 7"), a number with a unit by the unit.
+
+    >>> _final("7/2"), _final("12m"), _final("MAP")
+    ('ㄹ', '', 'ㅂ')
+    """
+    import re
+    stripped = word.rstrip(_SKIP)
+    fraction = re.search(r"(\d+)/\d+$", stripped)
+    if fraction:
+        return _DIGIT_FINAL[fraction.group(1)[-1]]
+    unit = re.search(r"\d\s*([a-z]+)$", stripped)
+    if unit and unit.group(1) in _UNIT_FINAL:
+        return _UNIT_FINAL[unit.group(1)]
+    for ending, final in _WORD_FINAL.items():
+        if stripped.endswith(ending):
+            return final
     for ch in reversed(word):
         if ch in _SKIP:
             continue

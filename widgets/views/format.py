@@ -5,6 +5,8 @@ import html
 import re
 from fractions import Fraction
 
+from ..errors import particle
+
 
 def percent(p: Fraction, digits: int = 2) -> str:
     """Percent rounded half-up from the exact value; tiny non-zero values never show as 0.
@@ -72,70 +74,12 @@ def approx(x: Fraction, digits: int = 2) -> str:
 
 
 # --- Korean particles after numbers and words ------------------------------------------------------
-_HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
-_RIEUL = 8  # index of final ㄹ among the 28 finals
-#: Digits as read in Sino-Korean (영, 일, 이, 삼, 사, 오, 육, 칠, 팔, 구): their last syllable's final.
-_DIGIT_READING = "영일이삼사오육칠팔구"
-#: Powers of ten a number ending in zeros is read with (십, 백, 천, 만).
-_TENS_READING = {1: "십", 2: "백", 3: "천", 0: "만"}
-#: Latin letters by their common Korean reading (only the last syllable matters).
-_LETTER_READING = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                           ["이", "비", "씨", "디", "이", "프", "지", "치", "이", "이", "이", "엘",
-                            "엠", "엔", "오", "피", "큐", "알", "스", "티", "유", "이", "유", "스",
-                            "이", "트"]))
-#: Units and abbreviations read as words (checked before single letters).
-_WORD_READING = {"ft": "피트", "m": "미터", "km": "킬로미터", "cm": "센티미터", '"': "인치",
-                 "%": "퍼센트", "DICE": "다이스", "Dice": "다이스", "MAP": "맵", "DEX": "덱스",
-                 "MOV": "무브", "HP": "에이치피", "DB": "디비"}
-_PAIRS = {"을/를": ("을", "를"), "이/가": ("이", "가"), "은/는": ("은", "는"),
-          "과/와": ("과", "와"), "으로/로": ("으로", "로"), "이다/다": ("이다", "다"),
-          "이에요/예요": ("이에요", "예요"), "이라/라": ("이라", "라"), "아/야": ("아", "야")}
-
-
-def _number_reading(text: str) -> str:
-    """Korean reading of the last syllable of a number written in digits (``7/2`` is read
-    "2분의 7", so its numerator counts; decimals are read digit by digit)."""
-    if "/" in text:
-        text = text.split("/")[0]
-    if "." in text:
-        return _DIGIT_READING[int(text[-1])]
-    digits = text.lstrip("0") or "0"
-    if digits == "0":
-        return "영"
-    zeros = len(digits) - len(digits.rstrip("0"))
-    if zeros == 0:
-        return _DIGIT_READING[int(digits[-1])]
-    return _TENS_READING[zeros % 4]
-
-
-def _last_syllable(word: str) -> str | None:
-    """The last syllable a Korean reader says when reading ``word`` aloud (None if unknown)."""
-    import re
-    text = re.sub(r"<[^>]+>", "", str(word)).rstrip()
-    text = text.rstrip(")]}」』】'’*").rstrip()  # brackets and emphasis are not read
-    if not text:
-        return None
-    for unit, reading in sorted(_WORD_READING.items(), key=lambda kv: -len(kv[0])):
-        if text.endswith(unit) and not (unit.isalpha() and text[:-len(unit)][-1:].isalpha()):
-            if unit in ('"', "%", "ft", "m", "km", "cm") and not re.search(r"\d\s*$", text[:-len(unit)]):
-                continue
-            return reading[-1]
-    last = text[-1]
-    if _HANGUL_FIRST <= ord(last) <= _HANGUL_LAST:
-        return last
-    number = re.search(r"\d+(?:[./]\d+)?$", text)
-    if number:
-        return _number_reading(number.group())[-1]
-    if last.upper() in _LETTER_READING:
-        return _LETTER_READING[last.upper()]
-    return None
-
-
 def josa(word: object, pair: str) -> str:
     """``word`` with the particle of ``pair`` that fits its last sound (batchim).
 
     Digits are read as Sino-Korean numerals, Latin letters by their usual Korean names, common
-    units as words (ft 피트, m 미터, " 인치, % 퍼센트); ``으로/로`` takes 로 after ㄹ.
+    units as words (ft 피트, m 미터); ``으로/로`` takes 로 after ㄹ. The reading itself is the
+    library's (:func:`widgets.errors.particle`), so messages and pages agree.
 
     >>> josa("AC 18", "을/를"), josa(6, "은/는"), josa("갑옷 0", "을/를"), josa("2D6", "을/를")
     ('AC 18을', '6은', '갑옷 0을', '2D6을')
@@ -146,22 +90,17 @@ def josa(word: object, pair: str) -> str:
     >>> josa("방어도", "과/와"), josa("MAP", "은/는"), josa("12\\"", "이/가")
     ('방어도와', 'MAP은', '12"가')
     """
-    key = pair if pair in _PAIRS else "/".join(reversed(pair.split("/")))
-    if key not in _PAIRS:
+    key = pair if pair in _PAIR_ORDER else "/".join(reversed(pair.split("/")))
+    if key not in _PAIR_ORDER:
         raise ValueError(f"unknown particle pair {pair!r}")
-    with_final, without_final = _PAIRS[key]
-    text = str(word)
-    syllable = _last_syllable(text)
-    if syllable is None or not (_HANGUL_FIRST <= ord(syllable) <= _HANGUL_LAST):
-        return f"{text}{with_final}"  # unknown reading: the form after a final consonant
-    final = (ord(syllable) - _HANGUL_FIRST) % 28
-    if key == "으로/로":
-        return f"{text}{without_final if final in (0, _RIEUL) else with_final}"
-    return f"{text}{with_final if final else without_final}"
+    return particle(word, _PAIR_ORDER[key])
 
 
-#: A bracket that starts with a Latin letter and holds a lowercase word: "(Tannen)", "(run_orth)";
-#: not "(120ft)", "(D6)" or "(HP)".
+#: The pairs :func:`josa` accepts (either order) → the library's spelling of the pair.
+_PAIR_ORDER = {"을/를": "을/를", "이/가": "이/가", "은/는": "은/는", "과/와": "과/와",
+               "으로/로": "으로/로", "이에요/예요": "이에요/예요"}
+
+
 _ENGLISH_GLOSS = re.compile(r"\s*\((?=[A-Za-z])(?=[^)]*[a-z])[A-Za-z0-9 ,.:;'’!/_&-]+\)")
 
 
