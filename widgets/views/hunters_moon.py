@@ -209,7 +209,7 @@ def destroy_widget(uid: str = "hm-destroy") -> LiveWidget:
                 ("격파", odds.destroy)]
         text = (f"<p>보통 명중 데미지 {dist_text(plain)} vs 【내구도】 {durability}. 격파하면 본체 "
                 f"【생명력】 −{odds.body_loss}, 이 공격 한 번의 기대 감소 "
-                f"{fmt.fraction(odds.expected_body_loss)}</p>" + fmt.odds_table(rows))
+                f"{_mean_text(odds.expected_body_loss)}</p>" + fmt.odds_table(rows))
         return Shown(text)
     return LiveWidget(
         uid, [number("might", "【무용】", 1, 3, 2), number("defence", "위협의 【방어치】", 8, 10, 9),
@@ -241,7 +241,7 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
         lands = odds["failure"] + odds["fumble"]
         text = (f"<p>방어에 실패하면 데미지 <b>{dist_text(damage)}</b> (위력 {power} + 파멸의 색 "
                 f"{doom}×2, 패러그래프 보너스 없음). 맞을 확률 {fmt.prob(lands)}, 기대 데미지 "
-                f"{fmt.fraction(lands * damage.mean())}</p>"
+                f"{_mean_text(lands * damage.mean())}</p>"
                 + fmt.odds_table(_outcome_rows(odds), "방어판정"))
         return Shown(text, _outcome_bars(odds))
     return LiveWidget(
