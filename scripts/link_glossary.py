@@ -54,7 +54,7 @@ SURFACES: dict[str, list[str]] = {'D6': [],
      '말 (헌터즈 문)': ['말(토큰)'],
      '괴물 레벨': []}
 #: Words that look like a term but are another word when followed by these.
-NOT_BEFORE = {"가정": "집", "라운드": " 실드"}
+NOT_BEFORE = {"가정": "집", "라운드": " 실드", "차례": "로"}
 
 PROTECT = re.compile(r"\{[a-z]+\}`[^`]*`|`[^`]*`|\[[^\]]*\]\([^)]*\)|\$[^$]*\$|<[^>]+>")
 WORD_CHAR = re.compile(r"[가-힣A-Za-z0-9]")
@@ -104,6 +104,10 @@ def _link_line(line: str, forms: list[tuple[str, str]], done: set[str]) -> str:
         if term in done:
             continue
         spans = [m.span() for m in PROTECT.finditer(line)]
+        # a shorter term inside a longer one ("행동" in "위험한 행동") is not a use of it
+        for longer, _ in forms:
+            if len(longer) > len(form) and form in longer:
+                spans += [(m.start(), m.end()) for m in re.finditer(re.escape(longer), line)]
         at = line.find(form)
         while at >= 0:
             end = at + len(form)
