@@ -188,3 +188,22 @@ def test_link_script_links_first_use_per_section_only():
     assert "{term}`가정" not in text                       # 가정집 is not 가정
     assert "**유혈 표식**을" in text                       # would break the bold: left alone
     assert lg.link_notebook(nb, "trench_crusade") == 0     # idempotent
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_no_term_link_sits_inside_a_longer_term(chapter):
+    import sys
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import link_glossary as lg
+    forms = [f for f, _ in lg.surface_forms(chapter)]
+    for path in (BOOK / f"{chapter}.ipynb", BOOK / "quickref" / f"{chapter}.ipynb"):
+        text = markdown_of(path)
+        plain = TERM_ROLE.sub(lambda m: m.group(1), text)
+        for m in TERM_ROLE.finditer(text):
+            shown = m.group(1)
+            before = TERM_ROLE.sub(lambda k: k.group(1), text[:m.start()])
+            after = TERM_ROLE.sub(lambda k: k.group(1), text[m.end():])
+            nested = [f for f in forms if len(f) > len(shown) and shown in f
+                      and before.endswith(f[:f.index(shown)]) and after.startswith(f[f.index(shown) + len(shown):])]
+            assert not nested, (path.name, shown, nested)
+        assert plain  # the page has prose
