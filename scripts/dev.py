@@ -5,6 +5,7 @@
     python3 scripts/dev.py test     # set up, build the book, run every test
     python3 scripts/dev.py execute  # re-run the notebooks and store their outputs (after edits)
     python3 scripts/dev.py bench    # time control changes on the built site in headless Chromium
+    python3 scripts/dev.py build --out DIR   # build, then copy the site into DIR (to publish it)
 
 Set-up makes ``.venv`` in the repository, installs ``requirements.txt`` and the ``widgets``
 library (editable), and for tests installs Debian's ``chromium`` when it is missing.
@@ -83,9 +84,25 @@ def ensure_chromium() -> None:
                  "sudo apt-get install -y chromium fonts-nanum")
 
 
-def build() -> None:
+def build(out: str | None = None) -> None:
     shutil.rmtree(ROOT / "_build", ignore_errors=True)
     run(VENV / "bin" / "jupyter-book", "build", ".", "-W", "-n", "--keep-going")
+    if out:
+        publish(Path(out))
+
+
+def publish(dest: Path) -> None:
+    """Copy the built site into ``dest`` (e.g. the folder a web server or GitHub Pages serves).
+    The site uses relative addresses only, so it works under any sub-path. A folder that already
+    holds something other than an earlier build is left alone."""
+    dest = dest.resolve()
+    if dest in (ROOT, *ROOT.parents) or SITE.resolve() in (dest, *dest.parents):
+        sys.exit(f"--out {dest}: choose a folder outside the repository's root and _build/html")
+    if dest.exists() and any(dest.iterdir()) and not (dest / ".buildinfo").exists():
+        sys.exit(f"--out {dest}: the folder is not empty and holds no earlier build; not replacing it")
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(SITE, dest)
+    print(f"+ site copied to {dest}", flush=True)
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -124,10 +141,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("command", choices=["setup", "build", "serve", "test", "execute", "bench"])
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--out", metavar="DIR", help="build: also copy the built site into DIR")
     args, extra = parser.parse_known_args()
     setup()
     if args.command == "build":
-        build()
+        build(args.out)
     elif args.command == "serve":
         build()
         serve(args.port)
