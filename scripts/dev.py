@@ -5,6 +5,7 @@
     python3 scripts/dev.py test     # set up, build the book, run every test
     python3 scripts/dev.py execute  # re-run the notebooks and store their outputs (after edits)
     python3 scripts/dev.py bench    # time control changes on the built site in headless Chromium
+    python3 scripts/dev.py bench-odds   # exact dice odds: the library against icepool, side by side
     python3 scripts/dev.py build --out DIR   # build, then copy the site into DIR (to publish it)
 
 Set-up makes ``.venv`` in the repository, installs ``requirements.txt`` and the ``widgets``
@@ -139,7 +140,8 @@ def test(extra: list[str]) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    parser.add_argument("command", choices=["setup", "build", "serve", "test", "execute", "bench"])
+    parser.add_argument("command", choices=["setup", "build", "serve", "test", "execute", "bench",
+                                            "bench-odds"])
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--out", metavar="DIR", help="build: also copy the built site into DIR")
     args, extra = parser.parse_known_args()
@@ -159,6 +161,9 @@ def main() -> int:
             build()
         run(PY, ROOT / "scripts" / "bench.py", *extra)
         run(PY, ROOT / "scripts" / "bench_engine.py")
+    elif args.command == "bench-odds":
+        run(PY, "-m", "pip", "install", "-q", "-r", ROOT / "requirements-bench.txt")
+        run(PY, ROOT / "scripts" / "bench_odds.py", *extra)
     return 0
 
 

@@ -25,6 +25,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
@@ -545,101 +546,25 @@ class Scene:
                        allies={a.square for a in self.allies})
 
 
-def _row(r: int, cols: Iterable[int]) -> frozenset[Square]:
-    return frozenset((c, r) for c in cols)
+def _token(data: Mapping) -> Token:
+    return Token(data["name"], tuple(data["square"]), data["facing"])  # type: ignore[arg-type]
 
 
-SCENES: Mapping[str, Scene] = MappingProxyType({s.key: s for s in (
-    Scene("tannen_move", "이동 예제: 탄넨 (movement example: Tannen)",
-          "Tannen(이동 속도 20 피트)은 근접전에서 오우거와 교전하기 위해 앞으로 걸어갑니다. "
-          "그는 이번 라운드를 그의 검으로 공격할 수 있습니다.",
-          "그림이 없어 위치는 재구성했습니다. 오우거는 한 칸으로 둡니다 (큰 전투원 규칙은 원문에 "
-          "빠져 있음).",
-          9, 5, Token("탄넨 (Tannen)", (1, 2), "E"), 20,
-          enemies=(Token("오우거 (ogre)", (6, 2), "W"),),
-          path=((1, 2), (2, 2), (3, 2), (4, 2), (5, 2)),
-          marks=(Mark("오우거 옆 (next to the ogre)", (5, 2), "walk", 20),)),
-    Scene("doughbert_move", "이동 예제: 도우버트 (movement example: Doughbert)",
-          "Doughbert(이동 속도 30 피트)는 대각선으로 걸어갑시다. 그는 숏보우로 이번 라운드를 "
-          "공격할 수 있습니다.",
-          "그림이 없어 위치는 재구성했습니다: 대각선 4칸 = 5+10+5+10 = 30피트.",
-          7, 6, Token("도우버트 (Doughbert)", (1, 5), "N"), 30,
-          path=((1, 5), (2, 4), (3, 3), (4, 2), (5, 1)),
-          marks=(Mark("대각선 4칸 (4 diagonals)", (5, 1), "walk", 30),)),
-    Scene("mandross_move", "이동 예제: 맨드로스 (movement example: Mandross)",
-          "Mandross(이동 속도 40 피트)는 수평/수직 및 대각선 섞어서 이동합니다. 그는 이번 "
-          "라운드에도 공격할 수 있습니다.",
-          "그림이 없어 위치는 재구성했습니다: 가로 2칸 + 대각선 3칸 + 가로 2칸 = 10+20+10 = 40피트.",
-          9, 6, Token("맨드로스 (Mandross)", (0, 5), "E"), 40,
-          path=((0, 5), (1, 5), (2, 5), (3, 4), (4, 3), (5, 2), (6, 2), (7, 2)),
-          marks=(Mark("섞어서 40피트 (mixed, 40 ft)", (7, 2), "walk", 40),)),
-    Scene("paladin_run", "이동 예제: 팔라딘 (movement example: the Paladin)",
-          "Paladin(이동 속도 30 피트)가 도망갑니다. 그는 평소 이동 속도의 두 배까지 거리(예: "
-          "60피트)를 이동할 수 있지만 이번 라운드에는 공격할 수 없습니다.",
-          "그림이 없어 위치는 재구성했습니다: 곧게 12칸 = 60피트를 달립니다.",
-          14, 3, Token("팔라딘 (Paladin)", (0, 1), "E"), 30,
-          path=tuple((c, 1) for c in range(13)),
-          marks=(Mark("30피트: 걷기 (walk)", (6, 1), "walk", 30),
-                 Mark("60피트: 달리기 (run)", (12, 1), "run", 60))),
-    Scene("missile", "미사일 발사 예제 1 (missile example 1)",
-          "Paladin은 Goblin 1에게 발사할 수 없습니다. 그는 시야가 없습니다. Paladin은 Goblin 2에 "
-          "대한 명확한 시야를 갖고 있으며 정상적으로 발사할 수 있습니다. Goblin 3에는 부분 엄폐 "
-          "기능이 있습니다.",
-          "그림이 없어 벽과 위치는 재구성했습니다. '부분'은 중심끼리 잇는 선은 막혔지만 다른 "
-          "직선은 통하는 경우로 봅니다 (가정: 엄폐 판정은 GM 재량).",
-          10, 8, Token("팔라딘 (Paladin)", (1, 4), "E"), 30,
-          walls=frozenset((4, r) for r in range(4)),
-          enemies=(Token("고블린 1 (Goblin 1)", (6, 1), "W"),
-                   Token("고블린 2 (Goblin 2)", (7, 6), "W"),
-                   Token("고블린 3 (Goblin 3)", (7, 3), "W")),
-          marks=(Mark("고블린 1", (6, 1), "none"), Mark("고블린 2", (7, 6), "clear"),
-                 Mark("고블린 3", (7, 3), "partial"))),
-    Scene("tannen_melee", "근접 예제 1: 탄넨 (melee example 1: Tannen)",
-          "그는 녹색 사각형(10 피트, 이동 속도의 절반) 중 하나로 이동할 수 있으며 ... 전투에서 "
-          "철수하고(이동 속도의 절반인 10 피트) 주황색 사각형 중 하나로 이동할 수 있습니다. 그가 "
-          "빨간색 사각형 중 하나로 이동하면(20 피트, 그의 최대 이동 속도 또는 그가 달리고 있는 "
-          "경우 더 빠른 속도) 그는 도망가게 되며 Goblin의 분리 사격을 받게 됩니다.",
-          "그림이 없어 위치는 재구성했습니다. 녹색 = 근접 이동, 주황 = 전투 철수, 빨강 = 도주.",
-          9, 7, Token("탄넨 (Tannen)", (3, 3), "E"), 20,
-          enemies=(Token("고블린 (goblin)", (4, 3), "W"),),
-          marks=(Mark("녹색 (green)", (3, 2), "melee_move", 10, exact=False),
-                 Mark("녹색 (green)", (5, 2), "melee_move", 10, exact=False),
-                 Mark("주황 (orange)", (2, 3), "withdraw", 10, exact=False),
-                 Mark("주황 (orange)", (1, 3), "withdraw", 10, exact=False),
-                 Mark("빨강 (red)", (0, 3), "flee_walk", 20, exact=False),
-                 Mark("빨강, 달려서 (red, running)", (7, 3), "flee_run", 40, exact=False))),
-    Scene("doughbert_melee", "근접 예제 2: 도우버트 (melee example 2: Doughbert)",
-          "그는 5 피트 또는 10 피트를 사각형 1과 2로 이동한 다음 원할 경우 미사일 공격을 가할 수 "
-          "있습니다. 또는 그는 15 피트 또는 25 피트를 사각형 3 또는 4로 이동하여 고블린에게 근접 "
-          "공격을 할 수 있습니다. ... 5번 칸에 도달하려면 35피트의 이동 비용이 필요합니다. ... "
-          "만약 그가 6칸 이상으로 달려간다면, 그는 근접전에서 나가게 되고 분리 사격을 받게 될 "
-          "것입니다.",
-          "그림이 없어 위치는 재구성했습니다: 폭 2칸의 복도에서 서쪽으로 지나갑니다 (돌아갈 길이 "
-          "있으면 5번 칸은 30피트로 더 싸집니다).",
-          8, 4, Token("도우버트 (Doughbert)", (6, 1), "W"), 30,
-          walls=_row(0, range(8)) | _row(3, range(8)),
-          enemies=(Token("고블린 (goblin)", (2, 2), "N"),),
-          path=((6, 1), (5, 1), (4, 1), (3, 1), (2, 1), (1, 1), (0, 1)),
-          marks=(Mark("1", (5, 1), "walk", 5), Mark("2", (4, 1), "walk", 10),
-                 Mark("3", (3, 1), "walk", 15), Mark("4", (2, 1), "walk", 25),
-                 Mark("5", (1, 1), "run", 35), Mark("6", (0, 1), "flee_run", None))),
-    Scene("rear_two", "뒤에서 공격하기: 공격자 둘 (attacks from behind: two attackers)",
-          "두 명의 공격자(왼쪽)만 있으면 Goblin이 공격자 중 누구도 뒤에 있지 않도록 방향을 조정할 "
-          "수 있습니다.",
-          "그림이 없어 위치는 재구성했습니다.",
-          5, 5, Token("고블린 (goblin)", (2, 2), "N"), 20,
-          enemies=(Token("탄넨 (Tannen)", (1, 2), "E"), Token("맨드로스 (Mandross)", (3, 2), "W")),
-          extra={"least_rear": 0}),
-    Scene("rear_three", "뒤에서 공격하기: 공격자 셋 (attacks from behind: three attackers)",
-          "3명의 공격자(오른쪽)가 있는 경우 고블린은 뒤에서 적어도 한 번의 공격을 받을 수 "
-          "있습니다(이 경우 Doughbert가 운이 좋은 친구입니다).",
-          "그림이 없어 위치는 재구성했습니다. 고블린이 북쪽을 보면 남동쪽의 도우버트가 뒤에 "
-          "있습니다.",
-          5, 5, Token("고블린 (goblin)", (2, 2), "N"), 20,
-          enemies=(Token("탄넨 (Tannen)", (2, 1), "S"), Token("맨드로스 (Mandross)", (1, 2), "E"),
-                   Token("도우버트 (Doughbert)", (3, 3), "N")),
-          extra={"least_rear": 1, "behind": "도우버트 (Doughbert)"}),
-)})
+def _scene(data: Mapping) -> Scene:
+    return Scene(data["key"], data["title"], data["source_text"], data["note"], data["width"],
+                 data["height"], _token(data["mover"]), data["rate"],
+                 walls=frozenset(tuple(w) for w in data["walls"]),  # type: ignore[misc]
+                 enemies=tuple(_token(t) for t in data["enemies"]),
+                 allies=tuple(_token(t) for t in data["allies"]),
+                 path=tuple(tuple(p) for p in data["path"]),  # type: ignore[misc]
+                 marks=tuple(Mark(m["label"], tuple(m["square"]), m["expect"], m["feet"],  # type: ignore[arg-type]
+                                  m["exact"]) for m in data["marks"]),
+                 extra=dict(data["extra"]))
+
+
+#: The source's worked examples, from ``widgets/data/bfrpg_scenes.json`` (read once).
+SCENES: Mapping[str, Scene] = MappingProxyType(
+    {data["key"]: _scene(data) for data in read_json("bfrpg_scenes.json")})  # type: ignore[union-attr]
 
 
 def scene(key: object) -> Scene:

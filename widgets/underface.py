@@ -21,6 +21,7 @@ from typing import Iterable, Literal
 from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
+from .datafiles import read_csv
 from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
                      require_items, require_number, shown)
 
@@ -29,7 +30,7 @@ MAX_HP = 1000
 MAX_CHARACTERS = 100
 MAX_DISTANCE = 100_000  # metres
 
-# --- equipment tables (source 4.7, exactly as printed) -----------------------------
+# --- equipment tables (source 4.7, exactly as printed; data in widgets/data/*.csv) ---------
 
 
 @dataclass(frozen=True)
@@ -59,47 +60,25 @@ class Weapon:
         return {1: "한손", 2: "양손"}.get(self.hands or 0, "-")
 
 
-def _table(*rows: Weapon) -> dict[str, Weapon]:
-    return {w.name: w for w in rows}
+def _int_or_none(text: str) -> int | None:
+    return int(text) if text else None
+
+
+def _weapons(kind: str) -> dict[str, Weapon]:
+    """One of the source's tables, from ``widgets/data/underface_weapons.csv``."""
+    return {row["name"]: Weapon(row["name"], row["kind"], row["skill"],  # type: ignore[arg-type]
+                                _int_or_none(row["base_chance"]), row["damage"],
+                                _int_or_none(row["hands"]), _int_or_none(row["range_m"]),
+                                row["shield_class"] or None)
+            for row in read_csv("underface_weapons.csv") if row["kind"] == kind}
 
 
 #: 4.7.1.1 근접 무기
-MELEE_WEAPONS = _table(*(Weapon(n, "melee", s, c, d, h) for n, s, c, d, h in (
-    ("맨손", "격투", 25, "1D6÷2+DB", 1),
-    ("단검", "단검", 25, "1D6-1+DB", 1),
-    ("숏소드", "검", 15, "1D6+1+DB", 1),
-    ("브로드 소드", "검", 15, "1D6+2+DB", 1),
-    ("그레이트 소드", "검", 15, "2D6+2+DB", 2),
-    ("몽둥이", "둔기", 25, "1D6+DB", 1),
-    ("워 해머", "둔기", 25, "1D6+1+DB", 1),
-    ("헤비 메이스", "둔기", 25, "1D6+3+DB", 2),
-    ("손도끼", "도끼", 15, "1D6+1+DB", 1),
-    ("배틀 액스", "도끼", 15, "1D6+3+DB", 1),
-    ("그레이트 액스", "도끼", 15, "2D6+2+DB", 2),
-    ("파이크", "창", 15, "1D10+2+DB", 2),
-    ("봉", "봉", 25, "1D6+1+DB", 2),
-)))
-
+MELEE_WEAPONS = _weapons("melee")
 #: 4.7.1.2 사격 무기 (사정거리 in metres)
-RANGED_WEAPONS = _table(*(Weapon(n, "ranged", s, c, d, h, r) for n, s, c, d, h, r in (
-    ("슬링", "슬링", 5, "1D6+1+½DB", 2, 80),
-    ("아틀라틀", "투척", 10, "1D6+½DB", 1, 70),
-    ("투척 도끼", "투척", 10, "1D6+½DB", 1, 20),
-    ("롱보우", "활", 5, "1D6+2+½DB", 2, 100),
-    ("라이트 크로스보우", "석궁", 25, "1D6+2", 2, 60),
-    ("권총", "권총", 20, "1D6+1", 1, 50),
-    ("라이플", "라이플", 25, "2D6+2", 2, 100),
-    ("산탄총", "산탄총", 25, "2D6", 2, 20),
-)))
-
+RANGED_WEAPONS = _weapons("ranged")
 #: 4.7.3 방패 (분류 일반/대형; attacks and blocks use the 방패 skill)
-SHIELDS = _table(*(Weapon(n, "shield", "방패", None, d, shield_class=k) for n, k, d in (
-    ("버클러", "일반", "1D6÷2+DB"),
-    ("라운드 실드", "일반", "1D6÷2+DB"),
-    ("진압 방패", "대형", "1D6-1+DB"),
-    ("카이트 실드", "대형", "1D6-1+DB"),
-    ("타워 실드", "대형", "1D6-1+DB"),
-)))
+SHIELDS = _weapons("shield")
 
 #: Every weapon and shield by name (the names never collide).
 WEAPONS: dict[str, Weapon] = {**MELEE_WEAPONS, **RANGED_WEAPONS, **SHIELDS}
@@ -118,16 +97,9 @@ class Armor:
         return f"신체 판정 −{self.penalty}%" if self.penalty else "없음"
 
 
-#: 4.7.2 방어구
-ARMOR: dict[str, Armor] = {a.name: a for a in (Armor(*row) for row in (
-    ("평상복", 0, 0),
-    ("두꺼운 옷", 1, 0),
-    ("방탄조끼", 5, 5),
-    ("진압복", 6, 10),
-    ("가죽 갑옷", 2, 10),
-    ("사슬 갑옷", 5, 20),
-    ("판금 갑옷", 6, 25),
-))}
+#: 4.7.2 방어구 (from ``widgets/data/underface_armor.csv``)
+ARMOR: dict[str, Armor] = {row["name"]: Armor(row["name"], int(row["armor_value"]), int(row["penalty"]))
+                           for row in read_csv("underface_armor.csv")}
 
 #: The "신체 판정" the armour penalty applies to (source 4.7.2).
 PHYSICAL_CHECKS = ("오르기", "도약", "회피", "정밀 조작", "손놀림", "은밀행동", "수영", "던지기",
@@ -633,10 +605,10 @@ def ranged_defence(weapon: str, response: str) -> tuple[bool, bool]:
     ((True, False), (True, True))
     """
     if not isinstance(weapon, str) or weapon.strip() not in RANGED_WEAPONS:
-        raise RuleInputError(f"{weapon!r:.40} is not a ranged weapon",
-                             f"사격 무기 표에 없는 무기입니다 (입력값: {weapon!r:.40}).")
+        raise RuleInputError(f"{shown(weapon)} is not a ranged weapon",
+                             f"사격 무기 표에 없는 무기입니다 (입력값: {shown(weapon)}).")
     if not isinstance(response, str) or response not in RANGED_RESPONSES:
-        raise RuleInputError(f"unknown response {response!r:.40}",
+        raise RuleInputError(f"unknown response {shown(response)}",
                              f"방어 방법은 {', '.join(RANGED_RESPONSES.values())} 가운데 하나입니다.")
     if response == "none" or RANGED_WEAPONS[weapon.strip()].skill in FIREARM_SKILLS:
         return False, False
@@ -674,8 +646,8 @@ def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: 
     True
     """
     if not isinstance(armor, str) or armor.strip() not in ARMOR:
-        raise RuleInputError(f"unknown armor {armor!r:.40}",
-                             f"방어구 표에 없는 방어구입니다 (입력값: {armor!r:.40}).")
+        raise RuleInputError(f"unknown armor {shown(armor)}",
+                             f"방어구 표에 없는 방어구입니다 (입력값: {shown(armor)}).")
     odds = opposed_odds(attack_skill, dodge_skill, defense_penalty=armor)
     normal = damage_distribution(weapon, armor, db, special=False).probabilities()
     special = damage_distribution(weapon, armor, db, special=True).probabilities()

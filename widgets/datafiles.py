@@ -1,0 +1,37 @@
+"""Rules data shipped as data: CSV and JSON files under ``widgets/data/``, read once.
+
+>>> read_csv("underface_armor.csv")[0]["name"]
+'평상복'
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+from functools import lru_cache
+
+_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+@lru_cache(maxsize=None)
+def _text(name: str) -> str:
+    with open(os.path.join(_DIR, name), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def read_csv(name: str) -> list[dict[str, str]]:
+    """Rows of a CSV data file as dicts of text (the caller converts the columns).
+
+    >>> read_csv("underface_weapons.csv")[2]["damage"]
+    '1D6+1+DB'
+    """
+    return list(csv.DictReader(_text(name).splitlines()))
+
+
+def read_json(name: str) -> object:
+    """The content of a JSON data file.
+
+    >>> [scene["key"] for scene in read_json("bfrpg_scenes.json")][:2]
+    ['tannen_move', 'doughbert_move']
+    """
+    return json.loads(_text(name))
