@@ -110,8 +110,14 @@ def check_keep(count: int, keep: int, sides: int) -> None:
     >>> check_keep(200, 100, 1000)
     Traceback (most recent call last):
     ...
-    widgets.errors.RuleInputError: 100D1000 is too big: dice × sides may be at most 20000 (got 100000), so that every answer comes within a second
+    widgets.errors.RuleInputError: keeping 100 of 200D1000 is too big: kept × sides may be at most 20000 (got 100000), so that every answer comes within a second
     """
+    if keep * sides > MAX_SUM_SIZE:
+        raise RuleInputError(
+            f"keeping {keep} of {count}D{sides} is too big: kept × sides may be at most "
+            f"{MAX_SUM_SIZE} (got {keep * sides}), {_why()}",
+            f"{count}D{sides}에서 {keep}개를 남기는 계산은 너무 큽니다: 남길 개수 × 면 수는 "
+            f"{MAX_SUM_SIZE}까지입니다 (입력: {keep * sides}). 모든 답이 1초 안에 나오도록 정한 한도입니다.")
     check_sum(keep, sides)
     if count != keep and keep_work(count, keep, sides) > MAX_KEEP_WORK:
         raise RuleInputError(

@@ -190,7 +190,7 @@ class RangeBands:
         raise RuleInputError(
             f"target is out of range: {_fmt(d)}{self.unit} is beyond the maximum "
             f"{_fmt(self.max_range)}{self.unit}",
-            f"사거리 밖입니다: 거리 {_fmt(d)}{self.unit}, 최대 사거리 "
+            f"사거리 밖입니다: 거리 {_topic(_fmt(d), self.unit)} 최대 사거리 "
             f"{_fmt(self.max_range)}{self.unit}보다 멉니다.",
         )
 
@@ -221,6 +221,12 @@ def _positive(value: object, name: str, name_ko: str) -> Fraction:
         raise RuleInputError(f"{name} must be greater than 0",
                              f"{particle(name_ko, '은/는')} 0보다 커야 합니다.")
     return number
+
+
+def _topic(number: str, unit: str) -> str:
+    """``number`` + ``unit`` with 은/는: the units here are read 피트, 미터, 인치 (a vowel), so
+    only a bare number picks its particle from its last digit."""
+    return number + unit + "는" if unit else particle(number, "은/는")
 
 
 def _check_reach(farthest: Fraction) -> None:
