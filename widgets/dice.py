@@ -264,6 +264,9 @@ def _poly_mul(a: list[int], b: list[int]) -> list[int]:
 
 def _convolve(a: Dist, b: Dist) -> Dist:
     """Distribution of the sum of two independent variables (one packed product)."""
+    if len(b._weights) == 1 or len(a._weights) == 1:   # a constant only shifts the other
+        single, other = (a, b) if len(a._weights) == 1 else (b, a)
+        return other + single.min
     if len(a._weights) * len(b._weights) <= 64 or \
             (a.max - a.min + 1) * (b.max - b.min + 1) > 64 * len(a._weights) * len(b._weights):
         # tiny or sparse: pairwise is cheaper than a dense product
