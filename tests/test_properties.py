@@ -461,3 +461,19 @@ def test_every_rules_module_uses_the_shared_validators():
         for leftover in ("은(는)", "을(를)", "이(가)"):
             assert leftover not in source, (module.__name__, leftover)
     importlib.import_module("widgets.limits")
+
+
+def test_random_pools_agree_with_icepool_when_installed():
+    """An independent peer (benchmark-only dependency, requirements-bench.txt): skipped when
+    icepool is not installed, so the test suite never needs it."""
+    icepool = pytest.importorskip("icepool")
+    rng = random.Random(SEED + 6)
+    for _ in range(20):
+        sides = rng.choice([4, 6, 8, 10, 12, 20])
+        count = rng.randint(1, 30)
+        keep = rng.randint(1, count)
+        die = icepool.d(sides)
+        for ours, theirs in ((dice.keep_highest(count, keep, sides), die.highest(count, keep)),
+                             (dice.keep_lowest(count, keep, sides), die.lowest(count, keep))):
+            den = theirs.denominator()
+            assert {o: Fraction(q, den) for o, q in theirs.items() if q} == ours.probabilities()
