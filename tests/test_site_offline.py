@@ -296,7 +296,8 @@ def test_no_control_is_named_like_a_page_model():
 
 def test_a_new_build_replaces_the_old_cache(browser, tmp_path):
     """Serve one build, cache it, then a changed build: the new worker caches the new files
-    under a new name and deletes the old cache once no page of the old build is open."""
+    under a new name and deletes the old cache once no page of the old build is open; a third
+    build found while a page is open is offered by a notice and shown when the reader asks."""
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "book" / "_ext"))
     from offline import write_service_worker
@@ -325,6 +326,21 @@ def test_a_new_build_replaces_the_old_cache(browser, tmp_path):
         page = visit.new_page()
         page.goto(server.url + "book/intro.html", wait_until="load")
         assert page.locator("#new-build").count() == 1
+        assert page.locator(".live-update").count() == 0
+
+        # a third build while a page is open: the page offers the new one and shows it on request
+        intro.write_text(intro.read_text(encoding="utf-8").replace("새 판</p>", "세 번째 판</p>"),
+                         encoding="utf-8")
+        third = write_service_worker(site)
+        page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+        notice = page.locator(".live-update")
+        notice.wait_for(state="visible", timeout=60000)
+        assert notice.get_attribute("role") == "status" and "새 판" in notice.inner_text()
+        assert page.locator("#new-build").inner_text() == "새 판"          # still the open build
+        with page.expect_navigation(wait_until="load"):
+            notice.get_by_role("button", name="새 판으로 보기").click()
+        assert page.locator("#new-build").inner_text() == "세 번째 판"
+        assert page.evaluate("() => caches.keys()") == [f"rulebook-{third}"]
         # (the probe page and its icon are outside the book and answered 404 on purpose)
         assert visit.errors == [] and [b for b in server.bad() if b[0].startswith(PREFIX)] == []
     finally:

@@ -6,7 +6,8 @@
  * book/_ext/offline.py writes it to the site root as sw.js, preceded by one line of data:
  *   const OFFLINE = {version, files};   // files: paths relative to the site root
  * The version is a digest of every file, so a new build is a new worker with a new cache; the old
- * cache is deleted once the new worker takes over (when no page of the old build is open).
+ * cache is deleted once the new worker takes over: when no page of the old build is open, or when
+ * the reader accepts the page's notice (widgets/js/offline.js), which reloads that page.
  * Every address is relative to the worker's own scope: the site works under any sub-path.
  */
 /* global OFFLINE */
@@ -30,6 +31,11 @@ async function precache() {
     await cache.addAll(batch.map((f) => new Request(new URL(f, SCOPE).href, {cache: "reload"})));
   }
 }
+
+// a page of the old build asks for the new one (the reader pressed the notice's button)
+self.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") self.skipWaiting();
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
