@@ -107,10 +107,12 @@ class OfflinePage:
                }""", [uid, control])
 
     def status_text(self, uid: str) -> str:
-        return self.text_of(f"{uid}-status")
+        return self.text_of(f"{uid}-status-line")
 
     def set_value(self, name: str, value, attribute: str = "value"):
-        """Set a Bokeh control as user input would (fires its CustomJS)."""
+        """Set a Bokeh control as user input would (fires its CustomJS); for a live widget's
+        control, wait until the widget shows its answer (from the table at once, or from the
+        in-page engine for values beyond the table)."""
         self.page.evaluate(
             """([name, value, attr]) => {
                  for (const doc of Bokeh.documents) {
@@ -119,8 +121,30 @@ class OfflinePage:
                  }
                  throw new Error("no model " + name);
                }""", [name, value, attribute])
+        self.settle(name)
+
+    def settle(self, name: str) -> None:
+        """Wait until the live widget owning a model (a control, ``-out``, ``-bars``, or the uid
+        itself) shows the answer to its latest change, and the browser has painted it."""
+        self.page.evaluate(
+            """async (name) => {
+                 if (!window.LiveBook) return;
+                 for (const el of document.querySelectorAll(".live-widget[data-live]")) {
+                   const uid = el.dataset.live, data = el.querySelector("script.live-data");
+                   if (!data || !(name === uid || name.startsWith(uid + "-"))) continue;
+                   const rest = name.slice(uid.length + 1).replace(/-box$/, "");
+                   const names = JSON.parse(data.textContent).names;
+                   if (name === uid || names.includes(rest) ||
+                       ["out", "bars", "status-line", "plot"].includes(rest)) {
+                     await LiveBook.settled(uid);
+                     await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+                     return;
+                   }
+                 }
+               }""", name)
 
     def text_of(self, name: str) -> str:
+        self.settle(name)
         return self.page.evaluate(
             """(name) => {
                  for (const doc of Bokeh.documents) {
@@ -132,10 +156,12 @@ class OfflinePage:
 
     def visible_text(self, uid: str) -> str:
         """Text the reader sees in a widget's output (Playwright CSS pierces Bokeh's shadow DOM)."""
+        self.settle(uid)
         return self.page.locator(f'[data-live="{uid}"] .live-out .bk-clearfix').inner_text()
 
     def bar_labels(self, uid: str) -> list[str]:
         """Hover labels (exact probabilities) of a widget's plotted bars."""
+        self.settle(uid)
         return self.page.evaluate(
             "(name) => Bokeh.documents.map(d => d.get_model_by_name(name)).find(Boolean).data.t",
             f"{uid}-bars")

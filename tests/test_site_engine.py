@@ -50,7 +50,7 @@ def shown(offline_page, uid: str) -> dict:
         """(uid) => {
              const get = (n) => Bokeh.documents.map(d => d.get_model_by_name(uid + "-" + n)).find(Boolean);
              const bars = get("bars");
-             return {h: get("out").text, status: get("status").text, t: bars ? bars.data.t : null};
+             return {h: get("out").text, status: get("status-line").text, t: bars ? bars.data.t : null};
            }""", uid)
 
 

@@ -206,7 +206,7 @@
   }
 
   function status(st, text, isError) {
-    const div = model(st, "status");
+    const div = model(st, "status-line");
     if (!div) return;
     div.text = text ? '<p class="' + (isError ? "widget-error" : "live-wait") + '">' +
       escapeHTML(text) + "</p>" : "";

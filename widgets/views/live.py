@@ -46,6 +46,9 @@ BAND_COLORS = {
     "down": "#cc79a7",
 }
 
+#: Names the page gives a widget's own parts (``{uid}-out`` …); no control may take them.
+_PAGE_PARTS = {"out", "bars", "plot", "status-line", "root", "legend"}
+
 _NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*")
 
 
@@ -189,6 +192,9 @@ class LiveWidget:
     def __post_init__(self):
         if not re.fullmatch(r"[a-z][a-z0-9-]*", self.uid):
             raise ValueError("uid must be lowercase letters, digits and dashes")
+        names = [c.name for c in self.controls]
+        if len(set(names)) != len(names) or set(names) & _PAGE_PARTS:
+            raise ValueError(f"{self.uid}: control names must be unique and not {sorted(_PAGE_PARTS)}")
         if self.origin is None:
             self.origin = _origin_of_caller(sys._getframe(2))
 

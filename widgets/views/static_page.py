@@ -37,7 +37,7 @@ _CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
 
 def bokeh_layout(widget, table_id: str):
     """Bokeh controls, status line, output Div and plot of a widget (models named
-    ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status``, ``{uid}-out``,
+    ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status-line``, ``{uid}-out``,
     ``{uid}-bars``, ``{uid}-plot``: the page script finds them by these names)."""
     from bokeh.layouts import column, row
     from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
@@ -71,7 +71,7 @@ def bokeh_layout(widget, table_id: str):
             switch = Switch(active=bool(c.default), name=name)
             switch.js_on_change("active", callback)
             children.append(row(switch, Div(text=html_lib.escape(c.label)), name=f"{name}-row"))
-    children.append(Div(text="", name=f"{uid}-status", sizing_mode="stretch_width",
+    children.append(Div(text="", name=f"{uid}-status-line", sizing_mode="stretch_width",
                         css_classes=["live-status"]))
     children.append(Div(text=first["h"], name=f"{uid}-out", sizing_mode="stretch_width",
                         css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)]))
