@@ -379,6 +379,6 @@ def hm_round(plot: int = 2) -> WorkedRound:
 
 def hm_round_widget(uid: str = "hm-worked") -> LiveWidget:
     """The Hunter's Moon worked round with the plot value to change."""
-    return LiveWidget(uid, [number("plot", "PC의 플롯치", 1, 6, 2)],
-                      lambda plot: Shown(hm_round(plot).html()),
+    return LiveWidget(uid, [number("plot_value", "PC의 플롯치", 1, 6, 2)],
+                      lambda plot_value: Shown(hm_round(plot_value).html()),
                       title="난전 라운드 한 번 따라가기", plot=False)
