@@ -129,8 +129,25 @@ def execute() -> None:
     run(PY, ROOT / "scripts" / "execute_notebooks.py")
 
 
+def ensure_test_tools() -> None:
+    """axe-core for the accessibility tests (tests/node/package-lock.json; test-only, never part
+    of the site). Without npm, tests/test_a11y.py fails saying so."""
+    folder = ROOT / "tests" / "node"
+    lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".installed"
+    if stamp.exists() and stamp.read_text() == lock.read_text():
+        return
+    if not shutil.which("npm"):
+        print("npm not found: the accessibility tests need axe-core (apt-get install nodejs npm)", flush=True)
+        return
+    cmd = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+    print("+ (tests/node)", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=folder)
+    stamp.write_text(lock.read_text())
+
+
 def test(extra: list[str]) -> int:
     ensure_chromium()
+    ensure_test_tools()
     build()
     cmd = [PY, "-m", "pytest", "tests", "widgets", "book", "--doctest-modules", "--nbval",
            "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", *extra]

@@ -38,7 +38,7 @@ var BookA11y = (function () {
     ".noUi-connect { background: var(--book-w-active-fg, #3FB8AF); }",
     ":host(.bk-Switch:focus-visible) { outline: 3px solid var(--book-w-focus, #1a5fb4); outline-offset: 2px; border-radius: 8px; }",
     // a result cell highlighted with its own (light) background keeps dark text in dark mode
-    "td[style*='background'], th[style*='background'] { color: #18191D; }",
+    "tr[style*='background'], td[style*='background'], th[style*='background'] { color: #18191D; }",
     // phones: result tables inside widgets get tighter and wrap (book.css does the page's)
     "@media (max-width: 600px) {",
     "  table { font-size: 0.9em; }",
@@ -95,7 +95,7 @@ var BookA11y = (function () {
 
   function plainText(html) {
     var doc = new DOMParser().parseFromString("<body>" + html, "text/html");
-    var blocks = doc.body.querySelectorAll("p, li, tr, caption, h1, h2, h3, h4, div");
+    var blocks = doc.body.querySelectorAll("p, li, tr, td, th, caption, h1, h2, h3, h4, div");
     for (var i = 0; i < blocks.length; i++) blocks[i].append(" ");
     return (doc.body.textContent || "").replace(/\s+/g, " ").trim();
   }

@@ -136,6 +136,14 @@ var BfGridExplorer = (function () {
       c.shown = shown; c.text = text;
       if (c.cursor >= 0) kids[c.cursor].setAttribute("aria-label", describe(c.cursor));
     }
+    // After a key applies the tool, say what the square is now, through the widget's polite
+    // live region (made by widgets/js/a11y.js); an error message has role="alert" itself.
+    function announce(text) {
+      var el = document.querySelector('.book-announce[data-for="' + uid + '"]');
+      if (!el || (m.msg.text || "").indexOf("widget-error") >= 0) return;
+      el.textContent = text;
+      el.dataset.count = String(+el.dataset.count + 1);
+    }
     function setMsg(html) { if (m.msg.text !== html) m.msg.text = html; }
 
     c.recompute = function (codes, w, h) {
@@ -246,6 +254,7 @@ var BfGridExplorer = (function () {
           c.cursor = i;
           c.tap(i);
           markCursor();
+          announce(describe(i));
           return;
         default: return;
       }
