@@ -117,7 +117,8 @@ def plot_choice_rows(weapon_power: int, doom_stage: int) -> list[tuple[int, list
 
 def plot_widget(uid: str = "hm-plot") -> LiveWidget:
     """For every plot value: when the PC acts relative to the threats, and its damage."""
-    def compute(plot, weapon_power, doom_stage):
+    def compute(plot_value, weapon_power, doom_stage):
+        plot = plot_value
         chosen = hm.pc_damage(weapon_power, plot, doom_stage)
         bonus = hm.pc_damage(0, plot).min
         rows = plot_choice_rows(weapon_power, doom_stage)
@@ -136,7 +137,7 @@ def plot_widget(uid: str = "hm-plot") -> LiveWidget:
 )
         return Shown(text)
     return LiveWidget(
-        uid, [select("plot", "플롯치", _paragraph_choices(), 3),
+        uid, [select("plot_value", "플롯치", _paragraph_choices(), 3),
               number("weapon_power", "무기 위력", 0, 10, 3),
               number("doom_stage", "파멸의 색 (흑색 영역 각성단계, 0 = 각성 안 함)", 0, 4, 0)],
         compute, title="플롯치 고르기: 행동 순서와 데미지", plot=False)
