@@ -3,7 +3,10 @@
 Layers, bottom to top:
 
 - generic mechanics: ``dice`` (exact distributions), ``ranges`` (range bands), ``grid`` (square
-  grid movement, sight, facing), ``damage`` (damage expressions, armor, HP), ``errors``;
+  grid movement, sight, facing), ``damage`` (damage expressions, armor, HP), ``errors`` (the
+  one input contract: validators, Korean particles, rounding), ``limits`` (the size limits every
+  module shares), ``datafiles`` (rules tables shipped as CSV/JSON in ``widgets/data``); pure
+  Python, no numpy, every call answered within about a second or refused at once;
 - per-system rules and data: ``trench_crusade``, ``bfrpg``, ``pf2e``, ``underface``,
   ``hunters_moon`` (each names its source and marks supplementary rules and assumptions);
 - views: ``widgets.views`` (display only: Bokeh + CustomJS lookups for the static site,
