@@ -135,7 +135,7 @@ class OfflinePage:
                    const rest = name.slice(uid.length + 1).replace(/-box$/, "");
                    const names = JSON.parse(data.textContent).names;
                    if (name === uid || names.includes(rest) ||
-                       ["out", "bars", "status-line", "plot"].includes(rest)) {
+                       ["out", "bars", "status-line", "bar-plot"].includes(rest)) {
                      await LiveBook.settled(uid);
                      await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
                      return;

@@ -7,7 +7,8 @@
  *
  * Page API (used by the tests and other page scripts):
  *   LiveBook.embedAll()            -> Promise: every widget on the page embedded
- *   LiveBook.values(uid)           -> {control name: raw value} as the page would send it
+ *   LiveBook.values(uid)           -> {control name: raw value} as the page would send it, or
+ *                                     null before the widget is embedded
  *   LiveBook.set(uid, values)      -> Promise: set controls (raw values), answer, resolve when shown
  *   LiveBook.settled(uid)          -> Promise: resolves when the widget's latest change is shown
  *   LiveBook.engineState()         -> "off" | "booting" | "ready" | "failed" | "absent"
@@ -100,6 +101,7 @@
   // --- values and keys -------------------------------------------------------------
   function values(uid) {
     const st = widgets[uid];
+    if (!st || !st.doc) return null;   // not embedded yet (LiveBook.set embeds first)
     const out = {};
     st.data.names.forEach((name, i) => {
       const kind = st.data.kinds[i];
@@ -196,7 +198,7 @@
         bars.data = {x: [], y: [], c: [], t: []};
       } else {
         bars.data = {x: entry.x, y: entry.y, c: entry.c, t: entry.t};
-        const plot = model(st, "plot");
+        const plot = model(st, "bar-plot");
         plot.x_range.start = Math.min(...entry.x) - 0.6;
         plot.x_range.end = Math.max(...entry.x) + 0.6;
         plot.y_range.end = (Math.max(...entry.y) * 1.15) || 1;

@@ -46,8 +46,9 @@ BAND_COLORS = {
     "down": "#cc79a7",
 }
 
-#: Names the page gives a widget's own parts (``{uid}-out`` …); no control may take them.
-_PAGE_PARTS = {"out", "bars", "plot", "status-line", "root", "legend"}
+#: Names the page gives a widget's own parts (``{uid}-out`` …; the others have a dash, which a
+#: control name, a Python identifier, cannot have); no control may take them.
+_PAGE_PARTS = {"out", "bars", "root", "legend"}
 
 _NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*")
 

@@ -38,7 +38,7 @@ _CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
 def bokeh_layout(widget, table_id: str):
     """Bokeh controls, status line, output Div and plot of a widget (models named
     ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status-line``, ``{uid}-out``,
-    ``{uid}-bars``, ``{uid}-plot``: the page script finds them by these names)."""
+    ``{uid}-bars``, ``{uid}-bar-plot``: the page script finds them by these names)."""
     from bokeh.layouts import column, row
     from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
                               Range1d, Select, Slider, Switch, TextInput)
@@ -81,7 +81,7 @@ def bokeh_layout(widget, table_id: str):
         yr = Range1d(0, max(first["y"]) * 1.15 or 1)
         fig = figure(height=240, sizing_mode="stretch_width", x_range=xr, y_range=yr,
                      x_axis_label=widget.x_label, y_axis_label=widget.y_label,
-                     toolbar_location=None, tools="", name=f"{uid}-plot")
+                     toolbar_location=None, tools="", name=f"{uid}-bar-plot")
         fig.vbar(x="x", top="y", width=0.8, color="c", source=source)
         fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")]))
         fig.xaxis.minor_tick_line_color = None
