@@ -2,6 +2,7 @@
 or widget controls; the glossary has its terms and every chapter link lands on one."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -48,3 +49,28 @@ def test_glossary_terms_and_chapter_links_resolve():
         links = re.findall(r'href="glossary\.html#(term-[^"]+)"', html)
         assert len(links) >= 20, chapter
         assert set(links) <= anchors, chapter
+
+
+WORKED = [("trench_crusade", "tc-worked", "distance", "3.5"), ("bfrpg", "bf-worked", "diagonal", "12"),
+          ("pf2e", "pf-worked", "ac", "31"), ("underface", "uf-worked", "skill", "95"),
+          ("hunters_moon", "hm-worked", "plot_value", "9")]
+
+
+@pytest.mark.parametrize("chapter, uid, control, typed", WORKED)
+def test_worked_round_answers_a_typed_value_like_the_library(offline_page, chapter, uid, control, typed):
+    """A value beyond the slider, typed into the box, is answered in the page by the library
+    itself (or refused with the library's Korean message), the same as in Python."""
+    from test_site_engine import page_widgets, shown, wait_engine
+    from widgets.views.live import rebuild
+    page = offline_page.open(f"book/{chapter}.html")
+    data = next(d for d in page_widgets(chapter) if d["uid"] == uid)
+    offline_page.type_value(uid, control, typed)
+    wait_engine(offline_page)
+    page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+    want = rebuild(data["origin"]).answer({control: typed})
+    got = shown(offline_page, uid)
+    if "error" in want:
+        assert want["error"] in html.unescape(got["status"])
+    else:
+        assert got["h"] == want["h"] and got["status"] == ""
+    assert offline_page.errors == []
