@@ -71,6 +71,7 @@ def test_attack_ac_bonus_and_spell_widgets(offline_page):
     bonus = page.locator('[data-live="pf-bonus"]')
     bonus.locator("select").nth(0).select_option(label="+1과 +2 (조력 + 유리한 지형)")
     bonus.locator("select").nth(3).select_option(label="−5와 −2 (다중 공격 + 사거리)")
+    page.evaluate("() => LiveBook.settled('pf-bonus')")
     net = pf2e.stack_modifiers([("circumstance", 1), ("circumstance", 2),
                                 ("untyped", -5), ("untyped", -2)])
     assert f"합계: {fmt.signed(net)}" in offline_page.visible_text("pf-bonus")
