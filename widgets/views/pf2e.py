@@ -138,8 +138,8 @@ def attack_widget(uid: str = "pf-attack") -> LiveWidget:
             f"<b>{fmt.signed(total)}</b></p><p>명중굴림: d20 {fmt.signed(total)} + 보너스·페널티</p>")
     return LiveWidget(
         uid, [select("kind", "무기 종류", _WEAPON_KINDS, "melee"),
-              number("strength", "근력 수정치 (Str)", 0, 4, 4),
-              number("dexterity", "민첩 수정치 (Dex)", 0, 4, 2),
+              number("strength", "근력 수정치", 0, 4, 4),
+              number("dexterity", "민첩 수정치", 0, 4, 2),
               select("rank", "숙련 등급", RANK_CHOICES, "trained"),
               select("level", "레벨", LEVEL_CHOICES, 1)],
         compute, title="명중 보너스 만들기 (능력 수정치 + 숙련)", plot=False)
@@ -207,18 +207,18 @@ def ac_widget(uid: str = "pf-ac") -> LiveWidget:
         plain = pf2e.armor_class(dex, cap, p, item=item)
         capped = pf2e.armor_class(dex, cap, 0) - 10
         cap_txt = "상한 없음" if cap is None else f"상한 {fmt.signed(cap)}"
-        note = (f" 무방비(off-guard) 상황 페널티 {fmt.signed(ac - plain)} (보충 규칙)."
+        note = (f" 무방비 상황 페널티 {fmt.signed(ac - plain)} (보충 규칙)."
                 if off_guard else "")
         return Shown(
             f"<p>AC = 10 + 민첩 {fmt.signed(capped)} (수정치 {fmt.signed(dex)}, {cap_txt}) + 숙련 "
             f"{fmt.signed(p)} ({_e(_DEFENSE_PROF[prof])}) + 갑옷 물품 {fmt.signed(item)}.{note}</p>"
             f"<p><b>AC {ac}</b></p>")
     return LiveWidget(
-        uid, [number("dex", "민첩 수정치 (Dex)", 0, 4, 3),
-              select("cap", "갑옷의 민첩 상한 (Dex cap)", _DEX_CAPS, 1),
+        uid, [number("dex", "민첩 수정치", 0, 4, 3),
+              select("cap", "갑옷의 민첩 상한", _DEX_CAPS, 1),
               number("item", "갑옷의 물품 보너스", 0, 6, 4),
               select("prof", "갑옷 숙련", _DEFENSE_PROF, "trained:1"),
-              toggle("off_guard", "무방비 (off-guard, 보충 규칙)")],
+              toggle("off_guard", "무방비 (보충 규칙)")],
         compute, title="방어도(AC) 만들기", plot=False)
 
 
