@@ -30,7 +30,7 @@ def test_page_is_offline_and_draws_its_formulas(offline_page):
 
 def test_modifier_moves_the_generating_function(offline_page):
     offline_page.open(PAGE)
-    offline_page.set_value("om-tc-modifier", 2)
+    offline_page.set_value("om-tc-modifier", "2")
     shown = offline_page.visible_text("om-tc")
     for p in tc.success_odds(0, 2).values():
         assert fmt.prob(p) in shown

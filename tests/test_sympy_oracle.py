@@ -116,3 +116,12 @@ def test_appendix_helpers_expand_exactly():
     assert odds_math.coefficients(odds_math.die_gf(6) ** 2) == sum_gf(2, 6)
     assert odds_math.coefficients(x**-2 * odds_math.die_gf(4)) == {-1: Fraction(1, 4), 0: Fraction(1, 4),
                                                                    1: Fraction(1, 4), 2: Fraction(1, 4)}
+
+
+@pytest.mark.parametrize("make", odds_math.ALL_WIDGETS)
+def test_appendix_page_ships_every_answer(make):
+    """sympy does not run in the reader's browser: menus only, and every answer in the page."""
+    from widgets.views.static_page import page_data
+    widget = make()
+    assert all(c.kind in ("select", "toggle") for c in widget.controls)
+    assert len(page_data(widget)["keys"]) == len(widget.static_table())

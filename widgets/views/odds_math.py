@@ -4,6 +4,8 @@ Display only. Each widget writes one roll of a chapter as a generating function 
 of x^k is the chance of total k), expands it with sympy, reads the chapter's outcomes off the
 coefficients and puts them beside what the library computes, so the reader sees the two agree.
 Formulas are shown as MathML, which the browser draws itself (no math script, no network).
+Every control is a menu with few choices, so the page ships every answer (sympy does not run
+in the reader's browser).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from fractions import Fraction
 
 from .. import dice, hunters_moon as hm, pf2e, trench_crusade as tc, underface as uf
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .live import Bars, LiveWidget, Shown, select, toggle
 
 
 def _sympy():
@@ -93,18 +95,19 @@ def trench_crusade_widget(uid: str = "om-tc") -> LiveWidget:
                 + _compare(rows))
         return Shown(text, _bars(coeffs, lambda k: "failure" if k <= 6 else
                                  ("success" if k <= 11 else "critical")))
-    return LiveWidget(uid, [number("modifier", "보정치", -2, 2, 0)], compute,
+    return LiveWidget(uid, [select("modifier", "보정치", _signed_choices(range(-2, 3)), 0)], compute,
                       title="트렌치 크루세이드: 성공 굴림의 생성함수", x_label="x의 지수 (굴림값)")
 
 
 # --- Basic Fantasy: the d20 attack roll --------------------------------------------------------
-_BF_RANGE = {1: "단거리 +1", 0: "중거리 0", -2: "장거리 −2"}
+def _signed_choices(values) -> dict[int, str]:
+    return {v: fmt.signed(v) for v in values}
 
 
 def bfrpg_widget(uid: str = "om-bf") -> LiveWidget:
     """d20 + bonuses against the number needed: G(x) = x^b · (x + … + x²⁰)/20."""
-    def compute(rear, band, needed):
-        bonus = (2 if rear else 0) + band
+    def compute(rear, needed):
+        bonus = 2 if rear else 0
         x = _x()
         gf = x**bonus * die_gf(20)
         coeffs = coefficients(gf)
@@ -114,8 +117,7 @@ def bfrpg_widget(uid: str = "om-bf") -> LiveWidget:
                 + mathml(gf) + _compare([(f"{needed} 이상 (명중)", _band(coeffs, needed, None), library)]))
         return Shown(text, _bars(coeffs, lambda k: "success" if k >= needed else "failure"))
     return LiveWidget(uid, [toggle("rear", "뒤에서 공격 (+2, 보충 규칙)"),
-                            select("band", "미사일 사거리 (보충 규칙)", _BF_RANGE, 0),
-                            number("needed", "명중에 필요한 값", 10, 16, 12)],
+                            select("needed", "명중에 필요한 값", {n: str(n) for n in (11, 13, 15)}, 13)],
                       compute, title="베이식 판타지: 명중 굴림의 생성함수", x_label="x의 지수 (d20 + 보너스)")
 
 
@@ -142,7 +144,8 @@ def pf2e_widget(uid: str = "om-pf") -> LiveWidget:
                 f"1(x<sup>{1 + bonus}</sup>)의 항은 한 단계 올리고 내립니다(보충 규칙).</p>"
                 + mathml(gf) + _compare(rows))
         return Shown(text, _bars(coeffs, lambda k: "success" if k >= ac else "failure"))
-    return LiveWidget(uid, [number("bonus", "명중 보너스", 5, 15, 10), number("ac", "대상 AC", 15, 25, 18)],
+    return LiveWidget(uid, [select("bonus", "명중 보너스", _signed_choices((6, 10)), 10),
+                            select("ac", "대상 AC", {18: "18", 22: "22"}, 18)],
                       compute, title="패스파인더 2판: 명중굴림의 생성함수", x_label="x의 지수 (d20 + 보너스)")
 
 
@@ -196,7 +199,8 @@ def hunters_moon_widget(uid: str = "om-hm") -> LiveWidget:
                 "성공입니다(보충 규칙).</p>" + mathml(_sympy().expand(gf)) + _compare(rows))
         band = {"fumble": "down", "failure": "failure", "success": "success", "special": "critical"}
         return Shown(text, _bars(coeffs, lambda k: band[hm.check_outcome(k, modifier, target)]))
-    return LiveWidget(uid, [number("modifier", "더하는 값", -1, 4, 2), number("target", "목표치", 7, 10, 9)],
+    return LiveWidget(uid, [select("modifier", "더하는 값", _signed_choices((0, 2, 4)), 2),
+                            select("target", "목표치", {8: "8", 10: "10"}, 10)],
                       compute, title="헌터즈 문: 판정의 생성함수", x_label="x의 지수 (눈 합)")
 
 
