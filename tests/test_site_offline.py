@@ -195,7 +195,7 @@ def off_table_answer(page, data: dict) -> None:
     want = widget.answer(raw)
     got = page.evaluate(
         """(uid) => { const g = (n) => Bokeh.documents.map(d => d.get_model_by_name(uid + "-" + n)).find(Boolean);
-                      return {h: g("out").text, status: g("status").text}; }""", data["uid"])
+                      return {h: g("out").text, status: g("status-line").text}; }""", data["uid"])
     assert "error" not in want, (data["uid"], raw, want)
     assert got["status"] == "" and got["h"] == want["h"], (data["uid"], raw, got["status"])
 
