@@ -29,7 +29,7 @@ def shown(page, uid: str) -> dict:
     return page.evaluate(
         """(uid) => { const g = (n) => Bokeh.documents.map(d => d.get_model_by_name(uid + "-" + n)).find(Boolean);
                       const bars = g("bars");
-                      return {h: g("out").text, status: g("status").text, t: bars ? bars.data.t : null}; }""", uid)
+                      return {h: g("out").text, status: g("status-line").text, t: bars ? bars.data.t : null}; }""", uid)
 
 
 def table_setting(data: dict, default: dict) -> dict:
