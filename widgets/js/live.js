@@ -67,6 +67,9 @@
         const kind = st.data.kinds[i];
         if (kind === "number") st.raw[name] = model(st, name + "-box").value;
       });
+      // the output is stored once, in the table: fill it (no event: nothing was changed yet)
+      const entry = tableEntry(st, values(st.uid));
+      if (entry) model(st, "out").text = entry.h;
       return st;
     });
     return st.embedding;

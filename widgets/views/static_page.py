@@ -35,10 +35,12 @@ _TABLE_SIZES = ((160, None), (60, None), (1, None), (1, 12), (1, 6), (1, 3), (1,
 _CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
 
 
-def bokeh_layout(widget, table_id: str):
+def bokeh_layout(widget, table_id: str, filled: bool = True):
     """Bokeh controls, status line, output Div and plot of a widget (models named
     ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status-line``, ``{uid}-out``,
-    ``{uid}-bars``, ``{uid}-bar-plot``: the page script finds them by these names)."""
+    ``{uid}-bars``, ``{uid}-bar-plot``: the page script finds them by these names). With
+    ``filled=False`` the output starts empty and the page script fills it from the page's table
+    (the default answer is then stored once in the table, not twice)."""
     from bokeh.layouts import column, row
     from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
                               Range1d, Select, Slider, Switch, TextInput)
@@ -73,7 +75,7 @@ def bokeh_layout(widget, table_id: str):
             children.append(row(switch, Div(text=html_lib.escape(c.label)), name=f"{name}-row"))
     children.append(Div(text="", name=f"{uid}-status-line", sizing_mode="stretch_width",
                         css_classes=["live-status"]))
-    children.append(Div(text=first["h"], name=f"{uid}-out", sizing_mode="stretch_width",
+    children.append(Div(text=first["h"] if filled else "", name=f"{uid}-out", sizing_mode="stretch_width",
                         css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)]))
     if widget.plot and "x" in first:
         source = ColumnDataSource({k: first[k] for k in "xyct"}, name=f"{uid}-bars")
@@ -117,7 +119,7 @@ def static_html(widget) -> str:
     from bokeh.embed import json_item
     data = page_data(widget)
     table_id = f"{widget.uid}-{_digest(data)}"
-    doc = json_item(bokeh_layout(widget, table_id))
+    doc = json_item(bokeh_layout(widget, table_id, filled=False))
     first = widget.entry(widget.shown(**widget.defaults()))
     title = f'<p class="live-title">{html_lib.escape(widget.title)}</p>' if widget.title else ""
     return (f'<div class="live-widget" data-live="{widget.uid}" data-table="{table_id}">{title}'
