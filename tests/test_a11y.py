@@ -233,6 +233,12 @@ def first_slider_widget(chapter: str) -> dict:
     raise AssertionError(f"no widget with a slider in {chapter}")
 
 
+def settled(page, uid, ms: int = 15000) -> str:
+    """Wait until the widget shows the answer to its latest change (fails instead of hanging)."""
+    return page.evaluate("""([uid, ms]) => Promise.race([LiveBook.settled(uid),
+                              new Promise(r => setTimeout(() => r("timeout"), ms))])""", [uid, ms])
+
+
 def announced(page, uid) -> dict:
     return page.evaluate("""(uid) => { const el = document.querySelector('.book-announce[data-for="' + uid + '"]');
                                        return el ? {text: el.textContent, count: +el.dataset.count,
@@ -263,7 +269,7 @@ def test_one_widget_per_chapter_by_keyboard(offline_page, chapter):
     key = "ArrowLeft" if number.default == number.options[-1] else "ArrowRight"
     for _ in range(3):
         page.keyboard.press(key)
-    page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+    assert settled(page, uid) == "live:answer"
     page.wait_for_timeout(1200)
     raw = page.evaluate("(uid) => LiveBook.values(uid)", uid)
     values = {c.name: c.parse(raw[c.name]) for c in widget.controls}
@@ -284,12 +290,12 @@ def test_switch_by_keyboard(offline_page):
     assert switch.get_attribute("aria-label") == "남동쪽에 공격자"
     switch.focus()
     page.keyboard.press(" ")
-    page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+    assert settled(page, uid) == "live:answer"
     assert switch.get_attribute("aria-checked") == "true"
     least, _ = bf.least_rear_attackers((1, 1), [(1, 0), (2, 2), (0, 2)])
     assert f"적어도 {least}명" in offline_page.visible_text(uid)
     page.keyboard.press("Enter")
-    page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+    assert settled(page, uid) == "live:answer"
     assert switch.get_attribute("aria-checked") == "false"
 
 
@@ -300,8 +306,8 @@ def test_widgets_follow_the_dark_mode(browser, site_url):
         colours = {
             "select": page.locator("[data-live] select").first.evaluate("e => getComputedStyle(e).backgroundColor"),
             "text": page.locator("[data-live] .live-out .bk-clearfix").first.evaluate("e => getComputedStyle(e).color"),
-            "plot": page.evaluate("() => Bokeh.documents.map(d => d.get_model_by_name('tc-dice-plot'))"
-                                  ".find(Boolean).background_fill_color"),
+            "plot": page.evaluate("() => Bokeh.documents.map(d => d.get_model_by_name('tc-dice-bar-plot')"
+                                  " || d.get_model_by_name('tc-dice-plot')).find(Boolean).background_fill_color"),
         }
         assert colours["select"] == "rgb(30, 35, 41)"      # --book-w-bg, not Bokeh's white
         assert colours["text"] == "rgb(206, 214, 221)"     # the page's text colour

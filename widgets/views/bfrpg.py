@@ -4,7 +4,8 @@
 
 The grid explorer (:class:`GridExplorer`) is the one widget that does not fit a lookup table:
 its static page recomputes every square in the browser with the JS twins (checked against the
-Python library in the tests); in Jupyter the same view is computed by the Python library.
+Python library in the tests), driven by ``widgets/js/grid_explorer.js``; in Jupyter the same
+view is computed by the Python library.
 """
 from __future__ import annotations
 
@@ -323,10 +324,11 @@ def _pairs(squares) -> str:
 # --- the grid explorer -------------------------------------------------------------------
 
 class GridExplorer:
-    """Movement-cost explorer: click squares to place combatants and terrain, see every
-    square's cost and option. Static page: a DOM grid in a Bokeh Div, updated in place by a
-    CustomJS controller calling the JS twins; Jupyter:
-    ipywidgets computed by the Python library."""
+    """Movement-cost explorer: click squares (or move the keyboard cursor and press Enter) to
+    place combatants and terrain, see every square's cost and option. Static page: a DOM grid
+    in a Bokeh Div, updated in place by the page controller ``widgets/js/grid_explorer.js``
+    (which calls the JS twins; its texts, e.g. the status line per rate, come from
+    :meth:`export`); Jupyter: ipywidgets computed by the Python library."""
 
     CELL_PX = 40
     MAX_FRAME = 604  # px across, 1px grid lines included (fits the page's column)
