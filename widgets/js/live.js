@@ -6,7 +6,7 @@
  * and its number box, and shows what the table or the engine returns.
  *
  * Page API (used by the tests and other page scripts):
- *   LiveBook.embedAll()            -> Promise: every widget on the page embedded
+ *   LiveBook.embedAll()            -> Promise of the number of widgets, once all are embedded
  *   LiveBook.values(uid)           -> {control name: raw value} as the page would send it, or
  *                                     null before the widget is embedded
  *   LiveBook.set(uid, values)      -> Promise: set controls (raw values), answer, resolve when shown
@@ -80,7 +80,9 @@
   }
 
   function embedAll() {
-    return Promise.all(Object.values(widgets).map(embed));
+    // one after another: embedding many documents at once makes each wait on the others' layout
+    return Object.values(widgets).reduce((done, st) => done.then(() => embed(st)), Promise.resolve())
+      .then(() => Object.keys(widgets).length);
   }
 
   function observe() {
