@@ -18,7 +18,6 @@ import functools
 import http.server
 import json
 import re
-import statistics
 import sys
 import threading
 from pathlib import Path
@@ -28,8 +27,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
+from bench import _median, _p95, _Quiet  # noqa: E402  (the site-timing helpers bench.py uses)
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
-from dev import SiteHandler  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
 PLAIN = "book/glossary.html"
@@ -69,19 +68,6 @@ async ([uid, name, values]) => {
   return times;
 }
 """
-
-
-class _Quiet(SiteHandler):
-    def log_message(self, *args):
-        pass
-
-
-def _median(xs):
-    return statistics.median(xs)
-
-
-def _p95(xs):
-    return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
 def page_data(chapter: str) -> dict[str, dict]:
