@@ -104,7 +104,7 @@ def main() -> None:
                 print(f"{uid:30} skipped: {path} is not in {SITE}")
                 continue
             page.goto(f"{base}/{path}")
-            page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+            page.evaluate("() => LiveBook.embedAll()")
             recompute, slow = bench_grid(page, uid, scene)
             print(f"{uid + ' ' + scene + ' recompute':30} {_median(recompute):12.2f} "
                   f"{_p95(recompute):9.2f}")

@@ -40,13 +40,16 @@
   // --- widgets ---------------------------------------------------------------------
   function register(el) {
     const uid = el.dataset.live;
-    if (!uid || widgets[uid] || !el.querySelector("script.live-data")) return;
-    const data = JSON.parse(el.querySelector("script.live-data").textContent);
+    if (!uid || widgets[uid] || !el.querySelector("script.live-doc")) return;
+    // a widget without page data (the grid explorer) is only embedded: its page code answers it
+    const dataEl = el.querySelector("script.live-data");
+    const data = dataEl ? JSON.parse(dataEl.textContent) : null;
     const st = {
       uid, el, data, doc: null, embedding: null, seq: 0, shownSeq: 0, syncing: false,
       raw: {}, waiters: [],
     };
     widgets[uid] = st;
+    if (!data) return;
     el.addEventListener("pointerdown", startEngineSoon, {passive: true});
     el.addEventListener("keydown", startEngineSoon, {passive: true});
     el.addEventListener("focusin", startEngineSoon, {passive: true});
@@ -61,8 +64,9 @@
     st.embedding = Promise.resolve(window.Bokeh.embed.embed_item(item, mount.id)).then(() => {
       st.doc = window.Bokeh.documents[window.Bokeh.documents.length - 1];
       for (const doc of window.Bokeh.documents) {
-        if (doc.get_model_by_name(st.uid + "-out")) st.doc = doc;
+        if (doc.get_model_by_name(st.uid + "-out") || doc.get_model_by_name(st.uid + "-root")) st.doc = doc;
       }
+      if (!st.data) return st;
       st.data.names.forEach((name, i) => {
         const kind = st.data.kinds[i];
         if (kind === "number") st.raw[name] = model(st, name + "-box").value;
@@ -106,7 +110,7 @@
   // --- values and keys -------------------------------------------------------------
   function values(uid) {
     const st = widgets[uid];
-    if (!st || !st.doc) return null;   // not embedded yet (LiveBook.set embeds first)
+    if (!st || !st.doc || !st.data) return null;   // not embedded yet (LiveBook.set embeds first)
     const out = {};
     st.data.names.forEach((name, i) => {
       const kind = st.data.kinds[i];
@@ -137,7 +141,7 @@
   // --- control changes -------------------------------------------------------------
   function changed(uid, obj) {
     const st = widgets[uid];
-    if (!st || st.syncing || !st.doc) return;
+    if (!st || st.syncing || !st.doc || !st.data) return;
     const name = (obj.name || "").slice(uid.length + 1);
     if (name.endsWith("-box")) {
       const control = name.slice(0, -4);
@@ -240,7 +244,7 @@
 
   function set(uid, vals) {
     const st = widgets[uid];
-    if (!st) return Promise.reject(new Error("no widget " + uid));
+    if (!st || !st.data) return Promise.reject(new Error("no live widget " + uid));
     return embed(st).then(() => {
       sync(st, () => {
         st.data.names.forEach((name, i) => {

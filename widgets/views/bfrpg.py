@@ -22,7 +22,7 @@ from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
 from .live import BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle
-from .static_page import _DIV_CSS
+from .static_page import _DIV_CSS, lazy_html
 from .trench_crusade import WorkedExamples
 
 # --- shared display data -----------------------------------------------------------------
@@ -425,10 +425,9 @@ class GridExplorer:
         return root
 
     def static_html(self) -> str:
-        from bokeh.embed import components
-        script, div = components(self.bokeh_layout())
-        title = f'<p class="live-title">{html.escape(self.title)}</p>' if self.title else ""
-        return f'<div class="live-widget" data-live="{self.uid}">{title}{div}{script}</div>'
+        # embedded when scrolled near, like every live widget; the grid shows until then
+        return lazy_html(self.uid, self.bokeh_layout(), self.title,
+                         placeholder=self.grid_html(self.result()))
 
     # --- Jupyter -------------------------------------------------------------------------
     def shown(self, scene: str, rate_key: str, width: object, height: object, me: str,

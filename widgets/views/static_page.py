@@ -116,16 +116,33 @@ def static_html(widget) -> str:
     """The widget's html on the built site: a placeholder showing the default answer, the
     Bokeh document and the page data, each in its own ``application/json`` element (plain
     UTF-8: inside Bokeh's JSON every Korean character would cost 7 bytes instead of 3)."""
-    from bokeh.embed import json_item
     data = page_data(widget)
     table_id = f"{widget.uid}-{_digest(data)}"
-    doc = json_item(bokeh_layout(widget, table_id, filled=False))
     first = widget.entry(widget.shown(**widget.defaults()))
-    title = f'<p class="live-title">{html_lib.escape(widget.title)}</p>' if widget.title else ""
-    return (f'<div class="live-widget" data-live="{widget.uid}" data-table="{table_id}">{title}'
-            f'<div class="live-mount"><div class="live-placeholder">{first["h"]}</div></div>'
-            f'<script type="application/json" class="live-doc">{_json(doc)}</script>'
-            f'<script type="application/json" class="live-data">{_json(data)}</script></div>')
+    return lazy_html(widget.uid, bokeh_layout(widget, table_id, filled=False), widget.title,
+                     placeholder=first["h"], data=data, table_id=table_id)
+
+
+def lazy_html(uid: str, layout, title: str = "", placeholder: str = "", data: dict | None = None,
+              table_id: str | None = None) -> str:
+    """A Bokeh layout that the page script embeds only when it scrolls near the viewport, so a
+    long chapter loads like a plain page; ``placeholder`` html shows until then. ``data`` (page
+    data of a live widget) lets the page script answer its controls.
+
+    >>> from bokeh.models import Div
+    >>> html = lazy_html("demo", Div(text="hi"), "제목", placeholder="<p>잠시만요</p>")
+    >>> 'data-live="demo"' in html and 'class="live-doc"' in html and "live-data" not in html
+    True
+    """
+    from bokeh.embed import json_item
+    doc = json_item(layout)
+    table_id = table_id or f"{uid}-{_digest(doc)}"
+    head = f'<p class="live-title">{html_lib.escape(title)}</p>' if title else ""
+    extra = (f'<script type="application/json" class="live-data">{_json(data)}</script>'
+             if data is not None else "")
+    return (f'<div class="live-widget" data-live="{uid}" data-table="{table_id}">{head}'
+            f'<div class="live-mount"><div class="live-placeholder">{placeholder}</div></div>'
+            f'<script type="application/json" class="live-doc">{_json(doc)}</script>{extra}</div>')
 
 
 def _json(value) -> str:
