@@ -219,8 +219,9 @@
   function status(st, text, isError) {
     const div = model(st, "status-line");
     if (!div) return;
-    div.text = text ? '<p class="' + (isError ? "widget-error" : "live-wait") + '">' +
-      escapeHTML(text) + "</p>" : "";
+    // read out politely: a refusal or the engine's progress (the answer has its own region)
+    div.text = text ? '<p role="status" aria-live="polite" class="' +
+      (isError ? "widget-error" : "live-wait") + '">' + escapeHTML(text) + "</p>" : "";
   }
 
   function escapeHTML(text) {
