@@ -80,11 +80,16 @@ def _p95(xs):
     return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
-def main() -> None:
+def serve_site():
+    """The built site on a free local port, served in a background thread: (server, base URL)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                              functools.partial(_Quiet, directory=str(SITE)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def main() -> None:
+    server, base = serve_site()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page()

@@ -14,12 +14,9 @@ Prints, from one run side by side (this machine is shared and noisy, so compare 
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import sys
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -27,7 +24,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
-from bench import _median, _p95, _Quiet  # noqa: E402  (the site-timing helpers bench.py uses)
+from bench import _median, _p95, serve_site  # noqa: E402  (the site-timing helpers bench.py uses)
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
@@ -96,10 +93,7 @@ def load_ms(page, url: str) -> float:
 
 
 def main() -> None:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_Quiet, directory=str(SITE)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    server, base = serve_site()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context()
