@@ -72,8 +72,6 @@ _RANK_NAMES = {
     "master": Rank.MASTER, "달인": Rank.MASTER,
     "legendary": Rank.LEGENDARY, "전설": Rank.LEGENDARY,
 }
-RANK_LABELS_KO = {Rank.UNTRAINED: "미훈련", Rank.TRAINED: "훈련", Rank.EXPERT: "전문",
-                  Rank.MASTER: "달인", Rank.LEGENDARY: "전설"}
 
 # Bonus/penalty types (seed 002: 상황/상태/물품 and the 종류 미지정 penalties).
 _TYPE_NAMES = {

@@ -21,6 +21,7 @@ from ..grid import Terrain
 from . import format as fmt
 from .format import josa
 from .live import LiveWidget, Shown, number
+from .pf2e import RANK_CHOICES
 
 _E = html.escape
 
@@ -229,7 +230,7 @@ def pf_round(ac: int = 16) -> WorkedRound:
     strikes = [pf2e.strike_odds(bonus, ac, attack_number=n) for n in (1, 2)]
     labels = pf2e.DEGREE_LABELS_KO
     steps = [("선언:", f"{PF_LEVEL}레벨 파이터(근력 {fmt.signed(PF_STRENGTH)}, 장검 숙련 "
-                       f"{pf2e.RANK_LABELS_KO[pf2e.Rank.EXPERT]})가 세 행동으로 보행 한 번, 장검 타격 두 번을 "
+                       f"{RANK_CHOICES['expert']})가 세 행동으로 보행 한 번, 장검 타격 두 번을 "
                        f"하겠다고 합니다. 상대의 AC는 {ac}입니다."),
              ("보행:", "적에게 다가갑니다. 이동하는 동안 주변 적의 반응 행동을 부를 수 있습니다."),
              ("명중 보너스:", f"근력 {fmt.signed(PF_STRENGTH)} + 숙련 보너스 {fmt.signed(proficiency)} "
