@@ -61,7 +61,6 @@ def test_origin_rebuilds_the_same_widget(where, data):
 
 @pytest.mark.parametrize("where,data", WIDGETS, ids=[d["uid"] for _, d in WIDGETS])
 def test_engine_answers_equal_the_table(where, data):
-    widget = rebuild(data["origin"])
     for key, (hi, bi) in data["keys"].items():
         raw = dict(zip(data["names"], key.split("|")))
         got = json.loads(answer(json.dumps({"origin": data["origin"], "values": raw})))
@@ -70,7 +69,6 @@ def test_engine_answers_equal_the_table(where, data):
             assert "widget-error" in want["h"] and html.escape(got["error"]) in want["h"], key
         else:
             assert got == want, key
-    assert widget is not None
 
 
 def random_raw(widget: LiveWidget, rng: random.Random) -> dict:

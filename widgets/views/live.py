@@ -243,7 +243,6 @@ class LiveWidget:
                          t=[fmt.prob(p) for p in b.p])
         return entry
 
-    _entry = entry
 
     def key(self, values: dict) -> str:
         """The table key of a setting (control keys joined by ``|``)."""
