@@ -7,6 +7,7 @@
     python3 scripts/dev.py bench    # time control changes on the built site in headless Chromium
     python3 scripts/dev.py bench-odds   # exact dice odds: the library against icepool, side by side
     python3 scripts/dev.py build --out DIR   # build, then copy the site into DIR (to publish it)
+    python3 scripts/dev.py lab      # set up, then open the book's notebooks in JupyterLab
 
 Set-up makes ``.venv`` in the repository, installs ``requirements.txt`` and the ``widgets``
 library (editable), and for tests installs Debian's ``chromium`` when it is missing.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import json
 import os
 import shutil
 import subprocess
@@ -71,6 +73,43 @@ def setup_engine() -> None:
         print("npm ci failed: the book builds without the in-page engine", flush=True)
         return
     stamp.write_text(lock.read_text())
+
+
+LAB_CONFIG = VENV / "etc" / "jupyter" / "jupyter_server_config.json"
+LAB_SETTINGS = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+
+
+def setup_lab() -> None:
+    """What reading the notebooks in Jupyter needs (``requirements-lab.txt``: JupyterLab and
+    jupyterlab-myst), and the server setting that keeps saved notebooks readable: a notebook
+    saved after running shows each widget's static copy when reopened without its live model,
+    and saving a notebook one only opened changes nothing (``widgets.views.jupyter.pre_save``)."""
+    stamp = VENV / ".lab-installed"
+    wanted = (ROOT / "requirements-lab.txt").read_text()
+    if not stamp.exists() or stamp.read_text() != wanted:
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r",
+            "requirements-lab.txt")
+        stamp.write_text(wanted)
+    LAB_CONFIG.parent.mkdir(parents=True, exist_ok=True)
+    config = json.loads(LAB_CONFIG.read_text()) if LAB_CONFIG.exists() else {}
+    config.setdefault("ContentsManager", {})["pre_save_hook"] = "widgets.views.jupyter.pre_save"
+    LAB_CONFIG.write_text(json.dumps(config, indent=1) + "\n")
+    # no news or update checks: the book is read offline, and they would ask other hosts
+    LAB_SETTINGS.parent.mkdir(parents=True, exist_ok=True)
+    LAB_SETTINGS.write_text(json.dumps({"@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false", "checkForUpdates": False}}, indent=1) + "\n")
+
+
+def lab(port: int) -> int:
+    """Open JupyterLab on the book (as root, as in most containers, with --allow-root)."""
+    setup_lab()
+    cmd = [VENV / "bin" / "jupyter", "lab", "--notebook-dir", ROOT / "book", "--port", str(port),
+           "--no-browser", "--ServerApp.ip=127.0.0.1"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    print(f"\nJupyterLab: http://127.0.0.1:{port}/lab (the address with its token is printed "
+          "below; Ctrl+C to stop)\n", flush=True)
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode
 
 
 def ensure_chromium() -> None:
@@ -148,6 +187,7 @@ def ensure_test_tools() -> None:
 def test(extra: list[str]) -> int:
     ensure_chromium()
     ensure_test_tools()
+    setup_lab()   # the JupyterLab browser test (tests/test_jupyterlab.py)
     build()
     cmd = [PY, "-m", "pytest", "tests", "widgets", "book", "--doctest-modules", "--nbval",
            "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", *extra]
@@ -158,8 +198,9 @@ def test(extra: list[str]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("command", choices=["setup", "build", "serve", "test", "execute", "bench",
-                                            "bench-odds"])
-    parser.add_argument("--port", type=int, default=8000)
+                                            "bench-odds", "lab"])
+    parser.add_argument("--port", type=int, default=None,
+                        help="serve: 8000, lab: 8888 unless given")
     parser.add_argument("--out", metavar="DIR", help="build: also copy the built site into DIR")
     args, extra = parser.parse_known_args()
     setup()
@@ -167,7 +208,9 @@ def main() -> int:
         build(args.out)
     elif args.command == "serve":
         build()
-        serve(args.port)
+        serve(args.port or 8000)
+    elif args.command == "lab":
+        return lab(args.port or 8888)
     elif args.command == "test":
         return test(extra)
     elif args.command == "execute":

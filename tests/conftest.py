@@ -97,6 +97,21 @@ class OfflinePage:
         box.press("Enter")
         return self.page.evaluate("(uid) => LiveBook.settled(uid)", uid)
 
+    def type_text(self, uid: str, control: str, text: str) -> str:
+        """Type into a text control's box as a reader would; wait for the answer (as
+        :meth:`type_value`)."""
+        index = self.page.evaluate(
+            """([uid, control]) => {
+                 const d = JSON.parse(document.querySelector(`[data-live="${uid}"] script.live-data`).textContent);
+                 return d.names.filter((n, i) => d.kinds[i] === "text").indexOf(control);
+               }""", [uid, control])
+        box = self.page.locator(f'[data-live="{uid}"] .live-text input').nth(index)
+        box.click()
+        box.press("Control+a")
+        box.press_sequentially(text, delay=5)
+        box.press("Enter")
+        return self.page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+
     def number_index(self, uid: str, control: str) -> int:
         """Position of a number control among the widget's number boxes."""
         return self.page.evaluate(

@@ -79,6 +79,9 @@ def random_raw(widget: LiveWidget, rng: random.Random) -> dict:
             raw[c.name] = rng.choice(["0", "1"])
         elif c.kind == "select":
             raw[c.name] = c.key(rng.choice(c.options))
+        elif c.kind == "text":   # an example, a variation of it, or junk the library must refuse
+            base = rng.choice(c.options)
+            raw[c.name] = rng.choice([base, base.lower(), base + "+1", base + "x", "", "((", base * 3])
         else:
             lo, hi = c.options[0], c.options[-1]
             span = max(hi - lo, 4)
@@ -105,12 +108,26 @@ def test_any_value_is_answered_or_refused_in_korean(where, data):
                 assert abs(sum(got["y"]) - round(sum(got["y"]))) < 1e-9
 
 
-@pytest.mark.parametrize("text", ["abc", "７", "1e3", "", " ", "--1", "0x10", "nan", "inf",
-                                  "<b>1</b>", "1,5"])
+@pytest.mark.parametrize("text", ["abc", "1e3", "", " ", "--1", "0x10", "nan", "inf",
+                                  "<b>1</b>", "1,5", "１e３", "−−1"])
 def test_bad_text_is_refused_with_the_controls_label(text):
     from widgets.views.generic import dice_pool_widget
     got = dice_pool_widget().answer({"count": text, "sides": "6", "keep": "all"})
     assert got["error"].startswith("주사위 개수: 숫자만 넣어 주세요"), got
+
+
+@pytest.mark.parametrize("typed,value", [("４", 4), ("－２", -2), ("−2", -2), ("\u2013 2", None),
+                                         ("２.５", 2.5), ("＋３", 3), (" 3 ", 3)])
+def test_typed_numbers_are_read_as_korean_keyboards_and_the_book_write_them(typed, value):
+    """NFKC (full-width digits and signs) and the typographic minus the book prints (−5)."""
+    from widgets.views.generic import dice_pool_widget
+    widget = dice_pool_widget()
+    count = next(c for c in widget.controls if c.name == "count")
+    if value is None:   # an en dash with a space after it is not a number
+        with pytest.raises(ValueError):
+            count.parse(typed)
+        return
+    assert count.parse(typed) == value
 
 
 def test_bad_requests_never_raise():

@@ -1,6 +1,8 @@
-"""Phones: at 390×844 no box on any page of the book scrolls sideways; the grid explorer's
-squares scale so that a 16×12 plan fits 360 px; wide tables reflow (book/_ext/book.css and
-widgets/js/a11y.js)."""
+"""Phones: at 390×844 the page never scrolls sideways and no box does either, except a table
+wider than the screen, which scrolls in its own box with its first column kept in view; no table
+row breaks out of its columns; every control is large enough for a thumb; the grid explorer's
+squares scale so that a 16×12 plan fits 360 px (book/_ext/book.css, widgets/views/table.py,
+widgets/views/static_page.py and widgets/js/a11y.js)."""
 from __future__ import annotations
 
 import pytest
@@ -16,17 +18,24 @@ PAGES = [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN[p], strict=True)) 
          for p in sorted(str(p.relative_to(SITE)) for p in (SITE / "book").rglob("*.html"))]
 
 # Every box (light DOM and Bokeh's shadow roots) that is shown and scrolls sideways, and the
-# page's own sideways overflow.
+# page's own sideways overflow. A table's own scroll box is allowed when the table's first column
+# stays in view (position: sticky).
 SIDEWAYS_JS = """() => {
   const out = [];
   const vw = document.documentElement.clientWidth;
   if (document.documentElement.scrollWidth > vw) out.push("page " + document.documentElement.scrollWidth + " > " + vw);
+  const tableBox = (el) => {
+    const cls = el.classList;
+    if (!cls.contains("table-wrap") && !cls.contains("pst-scrollable-table-container")) return false;
+    const first = el.querySelector("table tr > :first-child");
+    return !!first && getComputedStyle(first).position === "sticky";
+  };
   const visit = (root) => {
     for (const el of root.querySelectorAll("*")) {
       if (el.shadowRoot) visit(el.shadowRoot);
       if (!el.clientWidth || el.scrollWidth <= el.clientWidth + 1) continue;
       const x = getComputedStyle(el).overflowX;
-      if (x === "auto" || x === "scroll")
+      if ((x === "auto" || x === "scroll") && !tableBox(el))
         out.push(el.tagName + "." + String(el.className).slice(0, 60) + " scrolls " + el.scrollWidth + " > " + el.clientWidth);
     }
   };
@@ -37,6 +46,80 @@ SIDEWAYS_JS = """() => {
   }
   return out;
 }"""
+
+
+# Every table row (light DOM and Bokeh's shadow roots) that breaks out of its columns: a cell
+# not laid out as a table cell (a reflowed row), cells of one row not side by side, a cell whose
+# text runs past its box, a number or an exact probability broken across lines, a caption
+# squeezed narrower than its table (one letter per line). Returns [problems, rows checked].
+TABLES_JS = """() => {
+  const out = [];
+  let rows = 0;
+  const lines = (node) => {
+    const r = document.createRange();
+    r.selectNodeContents(node);
+    const tops = new Set(Array.from(r.getClientRects()).filter(b => b.width > 0).map(b => Math.round(b.top)));
+    return tops.size;
+  };
+  const visit = (root) => {
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) visit(el.shadowRoot);
+    for (const table of root.querySelectorAll("table")) {
+      if (!table.offsetParent || table.closest(".bfg, .bf-grid")) continue;
+      const name = (table.querySelector("caption") || table.rows[0] || table).textContent.trim().slice(0, 40);
+      for (const tr of table.rows) {
+        rows++;
+        const cells = Array.from(tr.cells);
+        const top = cells.length ? cells[0].getBoundingClientRect().top : 0;
+        for (const c of cells) {
+          const d = getComputedStyle(c).display;
+          if (d !== "table-cell") { out.push(name + ": cell shown as " + d); break; }
+          if (Math.abs(c.getBoundingClientRect().top - top) > 1) { out.push(name + ": cells not side by side"); break; }
+          if (c.scrollWidth > c.clientWidth + 1) out.push(name + ": text runs out of its cell: " + c.textContent.slice(0, 30));
+          if (c.classList.contains("num") && lines(c) > 1) out.push(name + ": number broken: " + c.textContent);
+        }
+      }
+      const cap = table.querySelector("caption");
+      if (cap && cap.getBoundingClientRect().width < Math.min(table.getBoundingClientRect().width, 160) - 1)
+        out.push(name + ": caption squeezed to " + Math.round(cap.getBoundingClientRect().width) + "px");
+    }
+  };
+  visit(document);
+  return [out, rows];
+}"""
+
+# Every control a reader taps (light DOM and Bokeh's shadow roots), shown on the page, that is
+# smaller than a thumb: boxes, menus and buttons under 44×44 px; switches and slider handles
+# under 24 px (with their touch area), WCAG 2.2 target size.
+TARGETS_JS = """() => {
+  const out = [];
+  let seen = 0;
+  const size = (el) => { const b = el.getBoundingClientRect(); return [b.width, b.height]; };
+  const visit = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      const b = el.getBoundingClientRect();
+      if (!b.width || !b.height) continue;
+      let min = 0, what = "";
+      if (el.matches("input.bk-input, select.bk-input, .live-share-copy")) { min = 44; what = el.tagName; }
+      else if (el.matches(".noUi-handle")) { min = 24; what = "slider handle"; }
+      else if (el.matches(".bk-body")) { min = 24; what = "switch"; }
+      if (!min) continue;
+      seen++;
+      const [w, h] = size(el);
+      if (Math.min(w, h) < min - 0.5) {
+        const where = (() => { let n = el; while (n) { const hit = n.closest && n.closest("[data-live]");
+                       if (hit) return hit.dataset.live; const r = n.getRootNode(); n = r.host; } return "?"; })();
+        out.push(where + " " + what + " " + Math.round(w) + "x" + Math.round(h));
+      }
+    }
+  };
+  visit(document);
+  return [out, seen];
+}"""
+
+GAMES = ("trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon")
+#: The pages a GM reads at the table: every chapter and every quick reference.
+READER_PAGES = [f"book/{g}.html" for g in GAMES] + [f"book/quickref/{g}.html" for g in GAMES]
 
 
 @pytest.fixture
@@ -58,6 +141,31 @@ def test_no_box_scrolls_sideways_at_390px(phone_page, path):
     page = open_all(phone_page, path)
     assert page.evaluate(SIDEWAYS_JS) == []
     assert phone_page.errors == []
+
+
+@pytest.mark.parametrize("path", READER_PAGES)
+def test_no_table_row_breaks_out_of_its_columns_at_390px(phone_page, path):
+    page = open_all(phone_page, path)
+    problems, rows = page.evaluate(TABLES_JS)
+    assert rows > 0 and problems == []
+
+
+@pytest.mark.parametrize("path", [p for p in READER_PAGES if "quickref" not in p])
+def test_every_control_is_thumb_sized_at_390px(phone_page, path):
+    page = open_all(phone_page, path)
+    problems, seen = page.evaluate(TARGETS_JS)
+    assert seen > 0 and problems == []
+
+
+def test_tapping_a_number_box_selects_its_value(phone_page):
+    page = open_all(phone_page, "book/trench_crusade.html")
+    box = page.locator('[data-live="tc-success"] .live-box input').first
+    box.tap()
+    page.wait_for_timeout(100)
+    chosen = box.evaluate("(el) => [el.selectionStart, el.selectionEnd, el.value.length]")
+    assert chosen[0] == 0 and chosen[1] == chosen[2] > 0
+    box.press_sequentially("3")          # typing replaces the value, as a reader expects
+    assert box.input_value() == "3"
 
 
 def test_grid_explorer_squares_fit_a_phone(phone_page):

@@ -37,8 +37,13 @@ def off_table_raw(widget, data: dict, rng: random.Random) -> dict:
                 raw[c.name] = str(round(value)) if whole else f"{value:.1f}"
             elif c.kind == "select":
                 raw[c.name] = c.key(rng.choice(c.options))
+            elif c.kind == "text":
+                raw[c.name] = rng.choice(c.options)
             else:
                 raw[c.name] = rng.choice(["0", "1"])
+        for c in widget.controls:   # a control hidden by another's value keeps its default
+            if not c.shown_with(raw):
+                raw[c.name] = c.key(c.default)
         key = widget.key({c.name: c.parse(raw[c.name]) for c in widget.controls})
         if key not in data["keys"]:
             return raw
@@ -75,7 +80,8 @@ def test_typed_off_table_values_equal_cpython(offline_page, chapter):
                     offline_page.set_value(f"{data['uid']}-{name}", raw[name] == "1", "active")
                 else:
                     offline_page.set_value(f"{data['uid']}-{name}", raw[name])
-        numbers = [n for n, k in zip(data["names"], data["kinds"]) if k == "number"]
+        shown_controls = {c.name for c in widget.controls if c.shown_with(raw)}
+        numbers = [n for n, k in zip(data["names"], data["kinds"]) if k == "number" and n in shown_controls]
         for name in numbers:
             offline_page.type_value(data["uid"], name, raw[name])
         wait_engine(offline_page)
@@ -136,10 +142,12 @@ def test_bad_text_shows_the_korean_message_and_keeps_the_last_answer(offline_pag
     after = shown(offline_page, "pf-strikes")
     assert after["h"] == before["h"]                 # the last good answer stays
     assert "숫자만 넣어 주세요" in after["status"] and "widget-error" in after["status"]
-    # a whole number is needed: typing "7.5" answers "7" and "7." from the table on the way,
-    # then the engine gives the library's own refusal and the answer for 7 stays
-    offline_page.type_value("pf-strikes", "bonus", "7.5")
+    # a whole number is needed: once 7 is answered (by the engine: 7 is off the slider's steps),
+    # typing "7.5" gives the library's own refusal and the answer for 7 stays
+    offline_page.type_value("pf-strikes", "bonus", "7")
     wait_engine(offline_page)
+    assert page.evaluate("() => LiveBook.settled('pf-strikes')") == "live:answer"
+    offline_page.type_value("pf-strikes", "bonus", "7.5")
     page.evaluate("() => LiveBook.settled('pf-strikes')")
     widget = rebuild(data["origin"])
     values = page.evaluate("() => LiveBook.values('pf-strikes')")

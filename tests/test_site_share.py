@@ -108,7 +108,8 @@ def test_copied_link_opens_the_same_answer_in_a_fresh_page(sharing, chapter):
 
 def test_link_field_when_the_clipboard_refuses(offline_page):
     page = offline_page.open("book/pf2e.html")
-    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('no')); }")
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('no')); "
+                  "navigator.clipboard.write = () => Promise.reject(new Error('no')); }")
     offline_page.type_value("pf-strikes", "ac", "22")
     page.locator('[data-live="pf-strikes"] .live-share button').click()
     field = page.locator('[data-live="pf-strikes"] .live-share-field')

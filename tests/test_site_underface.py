@@ -29,7 +29,7 @@ def test_damage_widget_weapon_armor_and_special(offline_page):
                                        ("그레이트 소드", "+1D4", "진압복", True),
                                        ("권총", "0", "평상복", True),
                                        ("롱보우", "+2D6", "방탄조끼", False)]:
-        selects = root.locator("select")
+        selects = root.locator("select:visible")
         selects.nth(0).select_option(label=weapons[weapon])
         selects.nth(1).select_option(label=views._db_choices()[db])
         selects.nth(2).select_option(label=armors[armor])
@@ -50,8 +50,8 @@ def test_hp_widget_weapon_armor_special_and_hp(offline_page):
     page = offline_page.open(PAGE)
     root = page.locator('[data-live="uf-hp"]')
     weapons = views._weapon_choices(shields=False, grouped=True)
-    root.locator("select").nth(0).select_option(label=weapons["그레이트 소드"])
-    root.locator("select").nth(2).select_option(label=views._armor_choices()["평상복"])
+    root.locator("select:visible").nth(0).select_option(label=weapons["그레이트 소드"])
+    root.locator("select:visible").nth(2).select_option(label=views._armor_choices()["평상복"])
     root.locator(".bk-Switch").nth(0).click()                    # special on
     offline_page.set_value("uf-hp-hp", 6)
     states = uf.hit_hp_states("그레이트 소드", 6, 12, "평상복", "+1D4", True)
@@ -69,7 +69,7 @@ def test_hit_widget_dodge_in_armor_and_hard(offline_page):
     page = offline_page.open(PAGE)
     root = page.locator('[data-live="uf-hit"]')
     label = views._defence_choices()["dodge:방탄조끼"]
-    root.locator("select").select_option(label=label)
+    root.locator("select:visible").select_option(label=label)
     offline_page.set_value("uf-hit-attack", 70)
     shown = offline_page.visible_text("uf-hit")
     odds = uf.opposed_odds(70, 60, defense_penalty="방탄조끼")
@@ -78,7 +78,7 @@ def test_hit_widget_dodge_in_armor_and_hard(offline_page):
     root.locator(".bk-Switch").nth(1).click()                     # defence hard
     odds = uf.opposed_odds(70, 60, defense_penalty="방탄조끼", defense_hard=True)
     assert offline_page.bar_labels("uf-hit") == [fmt.prob(p) for p in odds.values()]
-    root.locator("select").select_option(label=views._defence_choices()["parry"])
+    root.locator("select:visible").select_option(label=views._defence_choices()["parry"])
     odds = uf.opposed_odds(70, 60, defense_hard=True)
     assert all(fmt.prob(p) in offline_page.visible_text("uf-hit") for p in odds.values())
 
@@ -131,7 +131,44 @@ def test_range_movement_and_recovery_widgets(offline_page):
     dist = uf.weeks_to_recover(-10)
     assert offline_page.bar_labels("uf-weeks") == [fmt.prob(p) for p in dist.probabilities().values()]
     root = page.locator('[data-live="uf-armor"]')
-    root.locator("select").nth(0).select_option(label="판금 갑옷 (방어 점수 6, 신체 판정 −25%)")
+    root.locator("select:visible").nth(0).select_option(label="판금 갑옷 (방어 점수 6, 신체 판정 −25%)")
     shown = offline_page.visible_text("uf-armor")
     loss = uf.hp_loss_per_attack("숏소드", views.ARMOR_EXAMPLE["attack"], 60, "판금 갑옷")
     assert fmt.approx(loss.mean()) in shown and fmt.prob(loss.probability(0)) in shown
+
+
+def test_house_rule_weapon_and_armour_on_the_site_and_in_a_shared_link(browser, site_url):
+    """「직접 입력」: the boxes appear, the in-page engine answers the house-rule weapon and armour
+    exactly as the library, and a copied link opens with the same values and answer."""
+    from conftest import OfflinePage
+    from widgets import underface as uf
+    first = OfflinePage(browser, site_url)
+    page = first.open(PAGE)
+    root = page.locator('[data-live="uf-damage"]')
+    assert root.locator(".live-text input:visible").count() == 0      # hidden until chosen
+    root.locator("select:visible").nth(0).select_option(label=views._weapon_choices(
+        shields=False, grouped=True, custom=True)[views.CUSTOM])
+    assert root.locator(".live-text input:visible").count() == 1
+    assert first.type_text("uf-damage", "damage", "２D6+1") == "live:answer"   # full-width 2
+    root.locator("select:visible").nth(1).select_option(label=views._DB_MODES["half"])
+    root.locator("select:visible").nth(2).select_option(label=views._db_choices()["+1D4"])
+    root.locator("select:visible").nth(3).select_option(label=views._armor_choices(custom=True)[views.CUSTOM])
+    assert first.type_value("uf-damage", "armor_points", "4") == "live:answer"
+    page.evaluate("() => LiveBook.settled('uf-damage')")
+    dist = uf.damage_distribution("2D6+1+½DB", 4, "+1D4")
+    assert first.bar_labels("uf-damage") == [fmt.prob(p) for p in dist.probabilities().values()]
+    assert "2D6+1+½DB" in first.visible_text("uf-damage")
+    link = page.evaluate("() => LiveShare.linkFor('uf-damage')")
+    assert "uf-damage.damage=" in link and "uf-damage.armor_points=4" in link
+    second = OfflinePage(browser, site_url)
+    try:
+        second.page.goto(link, wait_until="load")
+        second.page.evaluate("() => LiveShare.restored")
+        second.page.wait_for_function("() => LiveBook.values('uf-damage') !== null")
+        second.page.evaluate("() => LiveBook.settled('uf-damage')")
+        assert second.bar_labels("uf-damage") == [fmt.prob(p) for p in dist.probabilities().values()]
+        assert second.errors == [] and second.off_site == []
+    finally:
+        second.close()
+    assert first.errors == [] and first.off_site == []
+    first.close()

@@ -11,7 +11,7 @@ from widgets.views import format as fmt
 from widgets.views import generic
 from widgets.views import trench_crusade as views
 from widgets.views.live import LiveWidget, Shown, number
-from widget_checks import check_static_table
+from widget_checks import JupyterView, check_static_table
 
 TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_widget,
               views.activation_widget, views.risky_widget, views.charge_widget,
@@ -43,16 +43,38 @@ def test_out_of_range_entry_shows_korean_message_without_bars():
 
 
 def test_jupyter_view_accepts_values_beyond_the_static_table():
-    widget = views.success_widget()
-    box = widget.ipywidget()
-    dice_box, mod_box, out = box.children[1], box.children[2], box.children[3]
-    dice_box.value = 40
-    assert html.escape(fmt.prob(tc.success_odds(40)["critical"])) in out.value
-    dice_box.value = 999
-    assert "widget-error" in out.value and "±DICE" in out.value  # Korean message, no traceback
-    dice_box.value = 2
-    mod_box.value = -1
-    assert fmt.prob(tc.success_odds(2, -1)["success"]) in out.value
+    view = JupyterView(views.success_widget())
+    names = [c.name for c in view.widget.controls]
+    view.type(names[0], "40")
+    forty = html.escape(fmt.prob(tc.success_odds(40)["critical"]))
+    assert forty in view.out and view.status == ""
+    view.type(names[0], "999")       # refused in Korean on the status line; the answer stays
+    assert "widget-error" in view.status and "±DICE" in view.status and forty in view.out
+    view.type(names[0], "2").type(names[1], "−1")   # the book's own minus sign
+    assert fmt.prob(tc.success_odds(2, -1)["success"]) in view.out and view.status == ""
+
+
+@pytest.mark.parametrize("text", ["1e9", "일곱", "0x10", "1,5", "2.5.1"])
+def test_jupyter_number_box_never_reinterprets_text(text):
+    view = JupyterView(generic.dice_pool_widget())
+    before = view.out
+    view.type("count", text)
+    assert "숫자만 넣어 주세요" in view.status and view.out == before
+    assert view.box.rulebook_inputs["count"]["slider"].value == 3   # the slider did not move
+
+
+def test_jupyter_view_has_the_sites_controls():
+    import ipywidgets as w
+    view = JupyterView(views.success_widget())
+    for c in view.widget.controls:
+        parts = view.box.rulebook_inputs[c.name]
+        if c.kind == "number":   # a slider with a box beside it, as on the site
+            assert isinstance(parts["box"], w.Text)
+            assert isinstance(parts["slider"], (w.IntSlider, w.FloatSlider))
+            assert (parts["slider"].min, parts["slider"].max) == (c.options[0], c.options[-1])
+    view.box.rulebook_inputs[view.widget.controls[0].name]["slider"].value = 3
+    assert view.box.rulebook_inputs[view.widget.controls[0].name]["box"].value == "3"
+    assert html.escape(fmt.prob(tc.success_odds(3)["critical"])) in view.out
 
 
 def test_mime_bundle_carries_widget_view_html_and_text():
@@ -112,15 +134,29 @@ def test_packed_table_unpacks_to_every_entry(make):
 
 
 def test_attack_entries_equal_the_library():
-    table = views.attack_widget().static_table()
-    for net in range(-2, 3):
-        for label, armour in tc.ARMOUR.items():
-            for down in (False, True):
-                entry = table[f"{net}|{armour}|{int(down)}"]
-                odds = tc.attack_odds(net, armour, down)
-                assert entry["t"] == [fmt.prob(odds[k]) for k in tc.ATTACK_RESULTS]
-                for p in odds.values():
-                    assert html.escape(fmt.prob(p)) in entry["h"]
+    widget = views.attack_widget()
+    table = widget.static_table()
+    for v in widget.settings():   # the weapon card's own modifiers included
+        entry = table[widget.key(v)]
+        odds = tc.attack_odds(v["dice"], v["armour"], v["target_down"], v["injury_dice"],
+                              v["hit_mod"], v["injury_mod"])
+        assert entry["t"] == [fmt.prob(odds[k]) for k in tc.ATTACK_RESULTS]
+        for p in odds.values():
+            assert html.escape(fmt.prob(p)) in entry["h"]
+
+
+def test_weapon_modifiers_are_the_injury_roll_and_success_roll_of_the_library():
+    """A weapon's injury modifier adds to the injury total; a hit modifier to the success roll."""
+    base = tc.attack_odds(0, 0, False)
+    plus = tc.attack_odds(0, 0, False, injury_modifier=1)
+    assert plus["miss"] == base["miss"] and plus["out_of_action"] > base["out_of_action"]
+    roll = tc.success_odds(0, 1)
+    manual = {k: 0 for k in tc.ATTACK_RESULTS}
+    manual["miss"] = roll["failure"]
+    for kind, extra in (("success", 0), ("critical", 1)):
+        for k, p in tc.injury_odds(extra, 0, 1).items():
+            manual[k] += roll[kind] * p
+    assert tc.attack_odds(0, 0, False, modifier=1, injury_modifier=1) == manual
 
 
 def test_texts_have_no_unresolved_particles_or_zero_dice():
@@ -142,3 +178,18 @@ def test_fraction_widget_rounds_counts_up_and_keeps_distances():
     table = views.fraction_widget().static_table()
     assert f"<b>{tc.round_up(7, 2)}</b>개" in table["7|2|count"]["h"]
     assert '<b>3.5"</b>' in table["7|2|distance"]["h"]
+
+
+def test_jupyter_slider_follows_only_values_it_can_show():
+    """A value between the slider's steps stays typed in the box (the front end would round the
+    slider to a step and send it back: 65 must never become 70)."""
+    from widgets.views import underface as uf_views
+    from widgets import underface as uf
+    view = JupyterView(uf_views.hit_widget())
+    slider = view.box.rulebook_inputs["attack"]["slider"]
+    view.type("attack", "65")
+    assert slider.value == 60 and view.box.rulebook_inputs["attack"]["box"].value == "65"
+    assert "공격 65" in view.out
+    assert html.escape(fmt.prob(uf.opposed_odds(65, 60, defense_penalty="평상복")["attacker_wins"])) in view.out
+    view.type("attack", "70")
+    assert slider.value == 70

@@ -11,7 +11,7 @@ from widgets.dice import dice_sum
 from widgets.views.live import BAND_COLORS
 from widgets.views import format as fmt
 from widgets.views import hunters_moon as views
-from widget_checks import check_static_table
+from widget_checks import check_static_table, jupyter_boxes, table_rows
 
 PLOTS = (*hm.PARAGRAPHS, hm.OUT_OF_RANGE)
 
@@ -35,8 +35,9 @@ def test_check_entries_equal_the_library():
     for mod, target in itertools.product(range(-2, 9), range(5, 15)):
         entry = table[f"{mod}|{target}"]
         odds = hm.check_odds(mod, target)
+        rows = table_rows(entry["h"])
         for key in hm.OUTCOMES:
-            assert f"{hm.OUTCOME_KO[key]}</th><td>{esc(fmt.prob(odds[key]))}" in entry["h"]
+            assert [hm.OUTCOME_KO[key], fmt.prob(odds[key])] in rows
         assert esc(fmt.prob(hm.success_chance(odds))) in entry["h"]
         two = dice_sum(2, 6).probabilities()
         assert entry["x"] == list(two) and entry["t"] == [fmt.prob(p) for p in two.values()]
@@ -50,12 +51,15 @@ def test_plot_entries_equal_the_library():
     for plot, power, doom in itertools.product(PLOTS, range(0, 11), range(0, 5)):
         entry = table[f"{plot}|{power}|{doom}"]["h"]
         assert f"데미지 {hm.pc_damage(power, plot, doom).min}</b>" in entry
+        rows = table_rows(entry)
         for p in PLOTS:  # every row: threats before/after and damage
             order = [type(x).__name__ for x in hm.round_order([hm.PlottedPC("X", p)], threats)]
             at = order.index("PlottedPC")
-            row = (f"<td>{p}</td><td>{hm.paragraph_label(p)}</td><td>{at}</td>"
-                   f"<td>{len(order) - at - 1}</td><td>{hm.pc_damage(power, p, doom).min}</td>")
-            assert row in entry, (plot, power, doom, p)
+            row = [str(p), hm.paragraph_label(p), str(at), str(len(order) - at - 1),
+                   str(hm.pc_damage(power, p, doom).min)]
+            assert row in rows, (plot, power, doom, p)
+        marked = [r for r in entry.split("<tr")[1:] if r.startswith(' class="mark"')]
+        assert len(marked) == 1 and f">{plot}<" in marked[0]      # the reader's plot value
 
 
 def test_order_entries_equal_the_library():
@@ -138,9 +142,9 @@ def test_status_entries_equal_the_library():
             key = "|".join([str(paragraph)] + ["1" if f else "0" for f in flags])
             base = hm.destroy_odds(s['might'], s['defence'], s['weapon_power'], paragraph,
                                    s['durability']).destroy
-            row = (f"<th>격파</th><td>{fmt.prob(base)}</td><td>{fmt.prob(odds.destroy)}</td>"
-                   if any(flags) else f"<th>격파</th><td>{fmt.prob(base)}</td></tr>")
-            assert row in table[key]["h"], key
+            row = (["격파", fmt.prob(base), fmt.prob(odds.destroy)]
+                   if any(flags) else ["격파", fmt.prob(base)])
+            assert row in table_rows(table[key]["h"]), key
             assert ("자동명중" in table[key]["h"]) == hm.diving_auto_hit(kw["attacker_diving"],
                                                                       kw["threat_diving"])
             assert ("자동명중을 고름" in table[key]["h"]) == odds.auto_hit
@@ -188,8 +192,7 @@ def test_worked_examples_and_status_table_come_from_the_library():
 
 
 def test_jupyter_view_bad_input_gives_korean_message_without_traceback():
-    box = views.plot_widget().ipywidget()
-    _, plot_box, power_box, doom_box, out = box.children
+    (plot_box, power_box, doom_box), out = _controls(views.plot_widget())
     power_box.value = 999
     assert "widget-error" in out.value and "무기 위력" in out.value
     assert "Traceback" not in out.value
@@ -200,16 +203,21 @@ def test_jupyter_view_bad_input_gives_korean_message_without_traceback():
     plot_box.value = 5
     assert f"데미지 {hm.pc_damage(4, 5, 7).min}</b>" in out.value
 
-    box = views.destroy_widget().ipywidget()
-    durability_box, out = box.children[5], box.children[6]
+    controls, out = _controls(views.destroy_widget())
+    durability_box = controls[4]
     durability_box.value = 0
     assert "widget-error" in out.value and "내구도" in out.value and "Traceback" not in out.value
     durability_box.value = 20
     assert esc(fmt.prob(hm.destroy_odds(2, 9, 3, 3, 20).destroy)) in out.value
 
-    box = views.check_widget().ipywidget()
-    box.children[2].value = 999
-    assert "widget-error" in box.children[3].value and "목표치" in box.children[3].value
+    controls, out = _controls(views.check_widget())
+    controls[1].value = 999
+    assert "widget-error" in out.value and "목표치" in out.value
+
+
+def _controls(widget):
+    boxes, seen = jupyter_boxes(widget)
+    return [boxes[c.name] for c in widget.controls], seen
 
 
 def test_mime_bundle_carries_widget_view_html_and_text():

@@ -9,7 +9,7 @@ import pytest
 from widgets import pf2e
 from widgets.views import format as fmt
 from widgets.views import pf2e as views
-from widget_checks import check_static_table
+from widget_checks import JupyterView, check_static_table, table_rows
 
 WIDGETS = [views.attack_widget, views.bonus_widget, views.ac_widget, views.strike_widget,
            views.range_widget, views.strike_reach_widget, views.spell_widget]
@@ -56,7 +56,7 @@ def test_bonus_entries_show_only_the_counted_ones():
         assert f"합계: <b>{fmt.signed(pf2e.stack_modifiers(mods))}</b>" in entry
     # +1 and +2 circumstance: only +2 is applied; −5 and −2 untyped: both
     entry = table["1,2|0|0|-5,-2"]["h"]
-    assert "<td>+1, +2</td><td>+2</td>" in entry
+    assert table_rows(entry)[1][1:3] == ["+1, +2", "+2"]
     assert f"<b>{fmt.signed(pf2e.stack_modifiers([('circumstance', 1), ('circumstance', 2), ('untyped', -5), ('untyped', -2)]))}</b>" in entry
 
 
@@ -92,13 +92,13 @@ def test_strike_entries_equal_the_library():
         for n in range(3):
             assert abs(sum(entry["y"][4 * n:4 * n + 4]) - 1) < 1e-9
         totals = pf2e.strike_sequence([(bonus, bool(a)) for a in (a1, a2, a3)])
-        for total in totals:
-            assert f"<td>{fmt.signed(total)}</td>" in entry["h"]
+        assert [row[2] for row in table_rows(entry["h"])[1:]] == [fmt.signed(t) for t in totals]
+        assert entry["k"] == [[2.5, "1격"], [7.5, "2격"], [12.5, "3격"]]   # the axis names strikes
 
 
 def test_source_example_shortsword_third_strike():
     entry = views.strike_widget().static_table()["10|18|0|0|1"]["h"]
-    assert f"<td>{fmt.signed(pf2e.multiple_attack_penalty(3, True))}</td>" in entry
+    assert table_rows(entry)[3][1] == fmt.signed(pf2e.multiple_attack_penalty(3, True))
     text = repr(views.map_examples())
     assert " / ".join(fmt.signed(v) for v in pf2e.strike_sequence(
         [(0, False), (0, False), (0, True)])) in text
@@ -141,7 +141,7 @@ def test_reach_widget_shows_step_and_the_reactions_of_a_stride():
                 hot = sum(1 for *_, h in plan["stride"] if h)
                 assert f"<b>{hot}번</b>" in entry
                 assert ("한 걸음으로 충분합니다" in entry) == plan["step"]
-                assert entry.count("<td>") == 2 * len(plan["stride"])
+                assert len(table_rows(entry)) == 1 + len(plan["stride"])
 
 
 def test_stride_segments_count_every_five_feet_inside_the_enemy_reach():
@@ -177,20 +177,18 @@ def test_proficiency_table_from_the_library():
 
 def test_jupyter_range_view_bad_input_is_a_korean_message():
     widget = views.range_widget()
-    box = widget.ipywidget()
-    inc_box, dist_box, out = box.children[1], box.children[2], box.children[3]
-    dist_box.value = 1000
-    inc_box.value = 200          # beyond the static table: the library computes it
-    assert f"사거리 페널티: {fmt.signed(pf2e.range_penalty(1000, 200))}" in out.value
-    dist_box.value = -5
-    assert "widget-error" in out.value and "거리" in out.value and "Traceback" not in out.value
-    dist_box.value = 100
-    inc_box.value = 0
-    assert "widget-error" in out.value and "0보다 커야" in out.value
-    inc_box.value = 120
-    dist_box.value = 721
-    assert "사거리 밖" in out.value
-    # text cannot be typed into an IntText; the same compute path refuses it in Korean
+    view = JupyterView(widget)
+    inc, dist = (c.name for c in widget.controls)
+    view.type(dist, "1000").type(inc, "200")   # beyond the static table: the library computes it
+    assert f"사거리 페널티: {fmt.signed(pf2e.range_penalty(1000, 200))}" in view.out
+    view.type(dist, "-5")
+    assert "widget-error" in view.seen and "거리" in view.seen and "Traceback" not in view.seen
+    view.type(dist, "100").type(inc, "0")
+    assert "widget-error" in view.seen and "0보다 커야" in view.seen
+    view.type(inc, "120").type(dist, "721")
+    assert "사거리 밖" in view.out and view.status == ""
+    view.type(dist, "열 칸")                  # text in a number box: the box's Korean message
+    assert "숫자만 넣어 주세요" in view.status
     shown = widget.shown(increment=120, distance="열 칸")
     assert "widget-error" in shown.html and "숫자를 넣어 주세요" in shown.html
     shown = widget.shown(increment="abc", distance=10)
@@ -198,14 +196,14 @@ def test_jupyter_range_view_bad_input_is_a_korean_message():
 
 
 def test_jupyter_strike_view_follows_the_library():
-    box = views.strike_widget().ipywidget()
-    bonus, ac, a1, a2, a3, out = box.children[1:7]
-    bonus.value, ac.value = 13, 21
-    a2.value = True
+    widget = views.strike_widget()
+    view = JupyterView(widget)
+    names = [c.name for c in widget.controls]
+    view.type(names[0], "13").type(names[1], "21").switch(names[3], True)
     odds = pf2e.strike_odds(13, 21, attack_number=2, agile=True)
-    assert all(shows(p, out.value) for p in odds.values())
-    bonus.value = 999
-    assert "widget-error" in out.value
+    assert all(shows(p, view.out) for p in odds.values())
+    view.type(names[0], "999")
+    assert "widget-error" in view.seen
 
 
 def test_mime_bundle_carries_html_and_text():

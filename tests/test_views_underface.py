@@ -10,12 +10,12 @@ import nbformat
 import pytest
 
 from widgets import underface as uf
-from widgets.damage import DB_OPTIONS
+from widgets.damage import DB_OPTIONS, parse_damage
 from widgets.ranges import RangeBands
 from widgets.views import format as fmt
 from widgets.views import underface as views
 from widgets.views import worked
-from widget_checks import check_static_table
+from widget_checks import check_static_table, jupyter_boxes, table_rows
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "book" / "underface.ipynb"
 
@@ -32,13 +32,14 @@ def test_static_table_is_complete_small_and_error_free(make):
 
 
 def _key(widget, **values) -> str:
+    values = {**widget.defaults(), **values}
     return "|".join(c.key(values[c.name]) for c in widget.controls)
 
 
 def test_hit_entries_equal_the_library():
     widget = views.hit_widget()
     table = widget.static_table()
-    choices = widget.controls[2].options
+    choices = [c for c in widget.controls[2].options if c != f"dodge:{views.CUSTOM}"]
     for attack in range(40, 81, 10):
         for defense in range(40, 81, 10):
             for defence in choices:
@@ -62,7 +63,8 @@ def test_hit_entries_equal_the_library():
 
 def test_dodge_choices_cover_every_armor_penalty():
     choices = views.hit_widget().controls[2].options
-    penalties = {uf.ARMOR[c.split(":")[1]].penalty for c in choices if c.startswith("dodge:")}
+    penalties = {uf.ARMOR[c.split(":")[1]].penalty for c in choices
+                 if c.startswith("dodge:") and c != f"dodge:{views.CUSTOM}"}
     assert penalties == {a.penalty for a in uf.ARMOR.values()}
     assert "parry" in choices
 
@@ -70,9 +72,10 @@ def test_dodge_choices_cover_every_armor_penalty():
 def test_damage_entries_equal_the_library():
     widget = views.damage_widget()
     table = widget.static_table()
-    for weapon in widget.controls[0].options:
+    armors = next(c for c in widget.controls if c.name == "armor").options
+    for weapon in (w for w in widget.controls[0].options if w != views.CUSTOM):
         for db in DB_OPTIONS:
-            for armor in widget.controls[2].options:
+            for armor in (a for a in armors if a != views.CUSTOM):
                 for special in (False, True):
                     dist = uf.damage_distribution(weapon, armor, db, special)
                     entry = table[_key(widget, weapon=weapon, db=db, armor=armor,
@@ -99,12 +102,46 @@ def test_grouped_choices_only_merge_equal_data():
 def test_hp_entries_equal_the_library():
     widget = views.hp_widget()
     table = widget.static_table()
-    for key, entry in table.items():
-        weapon, db, armor, special, hp, max_hp = key.split("|")
-        states = uf.hit_hp_states(weapon, int(hp), int(max_hp), armor, db, special == "1")
+    for v in widget.settings():
+        entry = table[widget.key(v)]
+        weapon = views.weapon_expression(v["weapon"], v["damage"], v["db_mode"])
+        armor = views.armor_value(v["armor"], v["armor_points"])
+        states = uf.hit_hp_states(weapon, v["hp"], v["max_hp"], armor, v["db"], v["special"])
         for p in states.values():
-            assert esc(p) in entry["h"], key
-        assert fmt.signed(uf.death_threshold(int(max_hp))) in entry["h"]
+            assert esc(p) in entry["h"], v
+        assert fmt.signed(uf.death_threshold(v["max_hp"])) in entry["h"]
+
+
+@pytest.mark.parametrize("make", [views.damage_widget, views.hp_widget, views.special_widget])
+def test_house_rule_weapon_and_armour_answer_like_the_library(make):
+    """「직접 입력」: a weapon's own damage with DB / ½DB / none, an armour's own 방어 점수."""
+    widget = make()
+    for damage, mode, term in (("2D6+1", "full", "+DB"), ("1d10", "half", "+½DB"),
+                               ("３D4", "none", "")):
+        raw = {**{c.name: c.key(c.default) for c in widget.controls}, "weapon": views.CUSTOM,
+               "damage": damage, "db_mode": mode}
+        if "armor" in raw:
+            raw.update(armor=views.CUSTOM, armor_points="4")
+        got = widget.answer(raw)
+        expr = str(parse_damage(damage.replace("３", "3"))) + term
+        armor = 4 if "armor" in raw else 0
+        db = raw["db"]
+        special = raw.get("special") == "1"
+        dist = uf.damage_distribution(expr, armor, db, special)
+        if "x" in got and make is not views.special_widget:
+            assert got["t"] == [fmt.prob(p) for p in dist.probabilities().values()], damage
+        elif make is views.hp_widget:
+            states = uf.hit_hp_states(expr, int(raw["hp"]), int(raw["max_hp"]), armor, db, special)
+            assert all(esc(p) in got["h"] for p in states.values())
+        else:
+            special_dist = uf.damage_distribution(expr, 0, db, True)
+            assert got["t"] == [fmt.prob(p) for p in special_dist.probabilities().values()]
+    bad = widget.answer({**{c.name: c.key(c.default) for c in widget.controls},
+                         "weapon": views.CUSTOM, "damage": "1D8+DB"})
+    assert "DB를 더하는 방식" in bad["error"]
+    bad = widget.answer({**{c.name: c.key(c.default) for c in widget.controls},
+                         "weapon": views.CUSTOM, "damage": "1D8+x"})
+    assert "읽을 수 없습니다" in bad["error"]
 
 
 def test_turn_order_entries_equal_the_library():
@@ -147,13 +184,13 @@ def test_movement_range_armor_recovery_entries():
     assert rng["롱보우|50|large_shield"]["t"] == [fmt.prob(p) for p in uf.opposed_odds(60, 60).values()]
     armor = views.armor_widget().static_table()
     for key, entry in armor.items():
-        name, weapon, dodge = key.split("|")
+        name, weapon, dodge = key.split("|")   # (the armour widget offers the table's armour)
         loss = uf.hp_loss_per_attack(weapon, views.ARMOR_EXAMPLE["attack"], int(dodge), name)
         assert entry["t"] == [fmt.prob(p) for p in loss.probabilities().values()]
         target = uf.effective_target(int(dodge), penalty=name)
-        assert f"<td>{target}</td>" in entry["h"]
+        assert table_rows(entry["h"])[1] == ["회피 목표치", dodge, str(target)]
         assert html.escape(fmt.approx(loss.mean())) in entry["h"]
-    assert "<td>55</td>" in armor["방탄조끼|숏소드|60"]["h"]
+    assert table_rows(armor["방탄조끼|숏소드|60"]["h"])[1][2] == "55"
     weeks = views.weeks_widget().static_table()
     for key, entry in weeks.items():
         dist = uf.weeks_to_recover(int(key))
@@ -164,9 +201,11 @@ def test_movement_range_armor_recovery_entries():
         dist = uf.first_aid(hp, skill, attempts)
         assert esc(dist.at_least(1)) in entry["h"]
         assert entry["t"] == [fmt.prob(p) for p in dist.probabilities().values()]
-    special = views.special_widget().static_table()
-    for key, entry in special.items():
-        weapon, db = key.split("|")
+    widget = views.special_widget()
+    special = widget.static_table()
+    for v in widget.settings():
+        entry = special[widget.key(v)]
+        weapon, db = views.weapon_expression(v["weapon"], v["damage"], v["db_mode"]), v["db"]
         dist = uf.damage_distribution(weapon, 0, db, True)
         assert entry["t"] == [fmt.prob(p) for p in dist.probabilities().values()]
         assert html.escape(fmt.approx(uf.damage_distribution(weapon, 0, db).mean())) in entry["h"]
@@ -175,9 +214,7 @@ def test_movement_range_armor_recovery_entries():
 # --- Jupyter view: free values and bad input ----------------------------------------------
 
 def _boxes(widget):
-    box = widget.ipywidget()
-    inputs = {c.name: child for c, child in zip(widget.controls, box.children[1:])}
-    return inputs, box.children[-1]
+    return jupyter_boxes(widget)
 
 
 def test_jupyter_hit_widget_takes_free_values_and_refuses_bad_ones():

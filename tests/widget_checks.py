@@ -13,10 +13,13 @@ def check_static_table(widget: LiveWidget, rule_messages_allowed: bool = False,
     probabilities sum to ``bars_total`` (the number of distributions plotted side by side). With ``rule_messages_allowed`` an entry may show the library's
     Korean message (e.g. out of range); otherwise no entry may show any error."""
     table = widget.static_table()
+    settings = widget.settings()
+    assert len(table) == len(settings) <= MAX_STATIC_ENTRIES   # every setting, each its own key
     size = 1
     for c in widget.controls:
-        size *= len(c.options)
-    assert len(table) == size <= MAX_STATIC_ENTRIES
+        if c.when is None and c.kind != "text":
+            size *= len(c.options)
+    assert len(settings) >= size            # at least every option of every control shown always
     for key, entry in table.items():
         assert UNEXPECTED not in entry["h"], key
         if not rule_messages_allowed:
@@ -24,3 +27,112 @@ def check_static_table(widget: LiveWidget, rule_messages_allowed: bool = False,
         if "y" in entry:
             assert abs(sum(entry["y"]) - bars_total) < 1e-9, key
     return table
+
+
+class JupyterView:
+    """A widget's Jupyter view driven as a reader would: type text into a number box or a text
+    box, pick a menu entry by its key, flip a switch; read the answer and the status line."""
+
+    def __init__(self, widget: LiveWidget):
+        self.widget = widget
+        self.box = widget.ipywidget()
+
+    def type(self, name: str, text: object) -> "JupyterView":
+        parts = self.box.rulebook_inputs[name]
+        (parts["box"] if "box" in parts else parts["input"]).value = str(text)
+        return self
+
+    def pick(self, name: str, value: object) -> "JupyterView":
+        control = next(c for c in self.widget.controls if c.name == name)
+        self.box.rulebook_inputs[name]["input"].value = control.key(value)
+        return self
+
+    def switch(self, name: str, on: bool) -> "JupyterView":
+        self.box.rulebook_inputs[name]["input"].value = bool(on)
+        return self
+
+    @property
+    def out(self) -> str:
+        return self.box.rulebook_out.value
+
+    @property
+    def status(self) -> str:
+        return self.box.rulebook_status.value
+
+    @property
+    def seen(self) -> str:
+        """Everything the reader sees: the status line and the answer."""
+        return self.status + self.out
+
+
+class _Typed:
+    """One control of a :class:`JupyterView` set by assignment (``.value = 65`` types ``"65"``)."""
+
+    def __init__(self, view: JupyterView, name: str):
+        self.view, self.control = view, next(c for c in view.widget.controls if c.name == name)
+
+    @property
+    def value(self):
+        parts = self.view.box.rulebook_inputs[self.control.name]
+        return (parts["box"] if "box" in parts else parts["input"]).value
+
+    @value.setter
+    def value(self, value) -> None:
+        kind = self.control.kind
+        if kind == "toggle":
+            self.view.switch(self.control.name, value)
+        elif kind == "select":
+            self.view.pick(self.control.name, value)
+        else:
+            self.view.type(self.control.name, value)
+
+
+class _Seen:
+    def __init__(self, view: JupyterView):
+        self.view = view
+
+    @property
+    def value(self) -> str:
+        return self.view.seen
+
+
+def jupyter_boxes(widget: LiveWidget) -> tuple[dict[str, _Typed], _Seen]:
+    """``(controls by name, what the reader sees)`` of a widget's Jupyter view: assigning a
+    control's ``.value`` types it as a reader would; ``.value`` of the second is the status line
+    and the answer together."""
+    view = JupyterView(widget)
+    return {c.name: _Typed(view, c.name) for c in widget.controls}, _Seen(view)
+
+
+def table_rows(markup: str) -> list[list[str]]:
+    """The rows of every table in some html, each as the texts of its cells (tags dropped,
+    entities read): what a reader sees in the table, whatever markup draws it.
+
+    >>> table_rows('<table><tr><th scope="row">성공</th><td class="num">1/2 (50%)</td></tr></table>')
+    [['성공', '1/2 (50%)']]
+    """
+    from html.parser import HTMLParser
+
+    class Rows(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.rows, self.cell = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.cell = []
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None and self.rows:
+                self.rows[-1].append("".join(self.cell).strip())
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell.append(data)
+
+    parser = Rows()
+    parser.feed(markup)
+    return parser.rows

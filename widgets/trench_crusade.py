@@ -336,25 +336,30 @@ ATTACK_RESULTS = ("miss",) + tuple(key for key, _, _, _ in INJURY_CHART)
 
 
 def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
-                injury_dice: int = 0) -> dict[str, Fraction]:
+                injury_dice: int = 0, modifier: int = 0,
+                injury_modifier: int = 0) -> dict[str, Fraction]:
     """One ranged or melee attack from the success roll to the injury chart, exactly.
 
-    The success roll (net ``dice``) must reach 7; a success leads to an injury roll with
-    ``injury_dice`` (+1 DICE against a target already Down, supplementary), a critical success
-    (12+) adds +1 DICE more (source: the size +1 from the official rules); ``armour`` is subtracted.
+    The success roll (net ``dice``, plus ``modifier``) must reach 7; a success leads to an injury
+    roll with ``injury_dice`` (+1 DICE against a target already Down, supplementary) and
+    ``injury_modifier`` added to its total, a critical success (12+) adds +1 DICE more (source:
+    the size +1 from the official rules); ``armour`` is subtracted. ``modifier``,
+    ``injury_dice`` and ``injury_modifier`` are where a weapon's own profile goes.
 
     >>> odds = attack_odds()
     >>> odds["miss"], odds["out_of_action"]
     (Fraction(5, 12), Fraction(1313, 7776))
     >>> sum(attack_odds(dice=1, armour=2, target_down=True).values())
     Fraction(1, 1)
+    >>> attack_odds(injury_modifier=1)["out_of_action"] > odds["out_of_action"]
+    True
     """
-    roll = success_odds(dice)
+    roll = success_odds(dice, modifier)
     extra = _check_dice(injury_dice) + (DICE_SOURCES["target_down"][2]
                                         if require_bool(target_down, "target_down", "대상 중상") else 0)
     out = dict.fromkeys(ATTACK_RESULTS, Fraction(0))
     out["miss"] = roll["failure"]
     for key, bonus in (("success", 0), ("critical", DICE_SOURCES["critical"][2])):
-        for result, p in injury_odds(_check_dice(extra + bonus), armour).items():
+        for result, p in injury_odds(_check_dice(extra + bonus), armour, injury_modifier).items():
             out[result] += roll[key] * p
     return out

@@ -39,13 +39,21 @@ var BookA11y = (function () {
     ":host(.bk-Switch:focus-visible) { outline: 3px solid var(--book-w-focus, #1a5fb4); outline-offset: 2px; border-radius: 8px; }",
     // a result cell highlighted with its own (light) background keeps dark text in dark mode
     "tr[style*='background'], td[style*='background'], th[style*='background'] { color: #18191D; }",
-    // phones: result tables inside widgets get tighter and wrap (book.css does the page's)
-    "@media (max-width: 600px) {",
-    "  table { font-size: 0.9em; }",
-    "  th, td { padding: 2px 4px !important; overflow-wrap: anywhere; }",
-    "  table:has(tr > :nth-child(6)) { display: block; }",
-    "  table:has(tr > :nth-child(6)) :is(thead, tbody, tr) { display: block; }",
-    "  table:has(tr > :nth-child(6)) :is(td, th) { display: inline-block; }",
+    // touch screens: controls a thumb can hit (WCAG 2.2 target size): boxes and menus 44 px
+    // high, switches and slider handles at least 28 px with a larger touch area around them
+    "@media (pointer: coarse), (max-width: 600px) {",
+    "  :host { --input-min-height: 44px; --switch-width: 52px; --switch-size: 28px; --bar-height: 16px;",
+    "          --slider-size: 12px; --handle-width: 30px; --handle-height: 30px; }",
+    "  input.bk-input, select.bk-input { min-height: 44px; font-size: 16px; }",
+    "  .bk-knob { border-radius: 14px; }",
+    "  :host(.bk-Switch) { min-height: 44px; align-items: center; padding: 8px 0; }",
+    "  .noUi-handle { border-radius: 50%; }",
+    "  .noUi-handle::before { display: none; }",
+    "  .noUi-handle::after { content: ''; display: block; position: absolute; left: -9px; top: -9px;",
+    "                        width: calc(100% + 18px); height: calc(100% + 18px); background: transparent; }",
+    "  .noUi-target { touch-action: pan-y; }",
+    // the bigger handle stays inside the widget at both ends of the track
+    "  .noUi-target.noUi-horizontal { margin-left: 15px; margin-right: 15px; width: calc(100% - 30px); }",
     "}"
   ].join("\n");
   var sheet = null;
@@ -133,6 +141,7 @@ var BookA11y = (function () {
     wrap.appendChild(el);
     var a = announcers[uid] = {el: el, timer: 0, last: plainText(model.text)};
     model.properties.text.change.connect(function () {
+      soon();   // a new answer may hold a table that scrolls
       clearTimeout(a.timer);
       a.timer = setTimeout(function () {
         var text = plainText(model.text);
@@ -237,12 +246,33 @@ var BookA11y = (function () {
     if (!m) return;
     adopt(view);
     fixControl(view);
+    if (view.shadow_el) scrollBoxes(view.shadow_el);
     if (m.type === "Div" && m.css_classes && m.css_classes.indexOf("live-out") >= 0) watchOutput(view);
     if (m.type === "Figure" || m.type === "Plot") themePlot(m);
   }
 
+  // a table wider than the screen scrolls in its own box (widgets/views/table.py): a keyboard
+  // reaches and scrolls it, and a screen reader names it by its caption
+  function scrollBoxes(root) {
+    var boxes = root.querySelectorAll(".table-wrap, .pst-scrollable-table-container");
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i], scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && box.getAttribute("tabindex") !== "0") {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        var cap = box.querySelector("caption");
+        box.setAttribute("aria-label", cap ? cap.textContent.trim() : "표 (옆으로 밀어 보기)");
+      } else if (!scrolls && box.getAttribute("tabindex") === "0") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+  }
+
   function scan() {
     themeButtons();
+    scrollBoxes(document);
     if (!window.Bokeh || !Bokeh.index || !Bokeh.index.roots) return;
     var roots = Array.from(Bokeh.index.roots);
     for (var i = 0; i < roots.length; i++) walk(roots[i], visit);
@@ -258,6 +288,7 @@ var BookA11y = (function () {
     scan();
     // widgets render after this script (and later ones when scrolled near): scan again then
     new MutationObserver(soon).observe(document.body, {childList: true, subtree: true});
+    window.addEventListener("resize", soon, {passive: true});
     new MutationObserver(soon).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme", "data-mode"]});
     var n = 0, t = setInterval(function () { scan(); if (++n >= 10) clearInterval(t); }, 300);
   }

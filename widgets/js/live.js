@@ -13,6 +13,8 @@
  *   LiveBook.settled(uid)          -> Promise: resolves when the widget's latest change is shown
  *   LiveBook.engineState()         -> "off" | "booting" | "ready" | "failed" | "absent"
  *   LiveBook.ask(origin, values)   -> Promise of the engine's raw answer (tests)
+ *   LiveBook.normalise(text)       -> typed text as the library reads it (NFKC, minus signs)
+ *   LiveBook.picked(uid, indices)  -> a tapped bar: its exact value under the plot
  *   "live:answer" event on the .live-widget element after every shown answer
  *       (detail: {uid, values, source: "table" | "engine"}); "live:error" likewise.
  */
@@ -22,9 +24,12 @@
   const here = document.currentScript ? document.currentScript.src : "";
   const config = window.LiveBookConfig || {};
   const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+  // the same minus signs as widgets.views.live.normalise_typed (NFKC keeps U+2212)
+  const MINUS = /[\u2212\u2013\u2012\ufe63]/g;
   const TEXT = {
-    booting: "표에 없는 값이라 계산 엔진을 불러오고 있습니다. 처음 한 번만 몇 초 걸립니다…",
-    computing: "계산하는 중…",
+    booting: "표에 없는 값이라 계산 엔진을 불러오고 있습니다. 처음 한 번만 몇 초 걸립니다… " +
+      "흐리게 보이는 답은 앞의 값에 대한 것입니다.",
+    computing: "계산하는 중… 흐리게 보이는 답은 앞의 값에 대한 것입니다.",
     absent: "⚠ 이 값은 미리 계산해 둔 표에 없습니다. 이 사이트에는 직접 계산하는 기능이 " +
       "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다.",
     failed: "⚠ 계산 엔진을 불러오지 못했습니다. 페이지를 새로 고친 뒤 다시 해 보세요. " +
@@ -32,6 +37,10 @@
   };
   const widgets = {};
   let engine = null;
+
+  function normalise(text) {
+    return String(text).normalize("NFKC").replace(MINUS, "-");
+  }
 
   function assetURL(path) {
     return new URL(path, here || document.baseURI).href;
@@ -53,6 +62,16 @@
     el.addEventListener("pointerdown", startEngineSoon, {passive: true});
     el.addEventListener("keydown", startEngineSoon, {passive: true});
     el.addEventListener("focusin", startEngineSoon, {passive: true});
+    el.addEventListener("focusin", selectNumber, {passive: true});
+  }
+
+  // a tapped number box selects its value, so the reader types over it (no erasing by hand)
+  function selectNumber(ev) {
+    const input = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    if (!input || input.tagName !== "INPUT" || input.type !== "text") return;
+    const host = input.getRootNode && input.getRootNode().host;
+    if (!host || !host.classList.contains("live-box")) return;
+    setTimeout(() => { if (input.matches(":focus")) input.select(); }, 0);
   }
 
   function embed(st) {
@@ -70,10 +89,14 @@
       st.data.names.forEach((name, i) => {
         const kind = st.data.kinds[i];
         if (kind === "number") st.raw[name] = model(st, name + "-box").value;
+        else if (kind === "text") st.raw[name] = model(st, name).value;
       });
       // the output is stored once, in the table: fill it (no event: nothing was changed yet)
       const entry = tableEntry(st, values(st.uid));
-      if (entry) model(st, "out").text = entry.h;
+      if (entry) {
+        model(st, "out").text = entry.h;
+        st.ticks = entry.k || null;
+      }
       return st;
     });
     return st.embedding;
@@ -115,16 +138,18 @@
     st.data.names.forEach((name, i) => {
       const kind = st.data.kinds[i];
       const m = model(st, name);
-      if (kind === "number") out[name] = st.raw[name];
+      if (kind === "number" || kind === "text") out[name] = st.raw[name];
       else if (kind === "toggle") out[name] = m.active ? "1" : "0";
       else out[name] = m.value;
     });
     return out;
   }
 
+  // the lookup key of a raw value: the same text as Control.key in widgets/views/live.py
   function keyOf(kind, raw) {
+    if (kind === "text") return String(raw).replace(/%/g, "%25").replace(/\|/g, "%7C");
     if (kind !== "number") return String(raw);
-    const text = String(raw);
+    const text = normalise(raw);
     return NUMBER.test(text) ? String(Number(text)) : "\u0000" + text;
   }
 
@@ -139,19 +164,24 @@
   }
 
   // --- control changes -------------------------------------------------------------
-  function changed(uid, obj) {
+  // attr: the property that changed ("value_input" while typing, "value" on Enter, a slider, a
+  // menu or code setting it, "active" for a switch)
+  function changed(uid, obj, attr) {
     const st = widgets[uid];
     if (!st || st.syncing || !st.doc || !st.data) return;
     const name = (obj.name || "").slice(uid.length + 1);
+    const typed = attr === "value_input" ? obj.value_input : obj.value;
     if (name.endsWith("-box")) {
       const control = name.slice(0, -4);
-      const text = obj.value_input !== undefined ? obj.value_input : obj.value;
+      const text = typed;
       st.raw[control] = text;
       const slider = model(st, control);
-      if (slider && NUMBER.test(text)) {
-        const n = Number(text);
-        if (n >= slider.start && n <= slider.end && n !== slider.value) sync(st, () => { slider.value = n; });
+      if (slider && NUMBER.test(normalise(text))) {
+        const n = Number(normalise(text));
+        if (onSlider(slider, n) && n !== slider.value) sync(st, () => { slider.value = n; });
       }
+    } else if (st.data.names.includes(name) && st.data.kinds[st.data.names.indexOf(name)] === "text") {
+      st.raw[name] = typed;
     } else if (st.data.names.includes(name) && st.data.kinds[st.data.names.indexOf(name)] === "number") {
       const text = String(obj.value);
       st.raw[name] = text;
@@ -161,13 +191,34 @@
     request(st);
   }
 
+  // a value the slider shows exactly (one of its steps); any other stays typed in the box only
+  function onSlider(slider, n) {
+    if (n < slider.start || n > slider.end) return false;
+    const steps = (n - slider.start) / slider.step;
+    return Math.abs(steps - Math.round(steps)) < 1e-9;
+  }
+
   function sync(st, fn) {
     st.syncing = true;
     try { fn(); } finally { st.syncing = false; }
   }
 
+  // controls shown only while another control has some value (Control.when in live.py)
+  function showDependent(st, vals) {
+    if (!st.data.when) return;
+    st.data.names.forEach((name, i) => {
+      const when = st.data.when[i];
+      if (!when) return;
+      const on = when[1].includes(String(vals[when[0]]));
+      const kind = st.data.kinds[i];
+      const part = model(st, (kind === "number" || kind === "toggle") ? name + "-row" : name);
+      if (part && part.visible !== on) part.visible = on;
+    });
+  }
+
   function request(st) {
     const vals = values(st.uid);
+    showDependent(st, vals);
     const seq = ++st.seq;
     const entry = tableEntry(st, vals);
     if (entry) {
@@ -180,11 +231,13 @@
       return;
     }
     const wasReady = engineState() === "ready";
+    stale(st, true);                         // the answer shown is for the values before
     if (!wasReady) status(st, engineState() === "failed" ? TEXT.failed : TEXT.booting, false);
     else setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) status(st, TEXT.computing, false); }, 150);
     ask(st.data.origin, vals).then((answer) => {
       if (seq !== st.seq) return;            // a newer change was made: drop this late answer
       if (answer.error !== undefined) {
+        stale(st, false);
         status(st, "⚠ " + answer.error, true);
         finish(st, seq, "live:error", vals);
       } else {
@@ -192,6 +245,7 @@
       }
     }, () => {
       if (seq !== st.seq) return;
+      stale(st, false);
       status(st, TEXT.failed, true);
       finish(st, seq, "live:error", vals);
     });
@@ -200,9 +254,13 @@
   function show(st, seq, entry, vals, source) {
     const out = model(st, "out");
     out.text = entry.h;
+    stale(st, false);
     status(st, "", false);
     const bars = model(st, "bars");
     if (bars) {
+      st.ticks = entry.k || null;
+      if (bars.selected.indices.length) bars.selected.indices = [];
+      picked(st.uid, []);
       if (!entry.x) {
         bars.data = {x: [], y: [], c: [], t: []};
       } else {
@@ -211,9 +269,49 @@
         plot.x_range.start = Math.min(...entry.x) - 0.6;
         plot.x_range.end = Math.max(...entry.x) + 0.6;
         plot.y_range.end = (Math.max(...entry.y) * 1.15) || 1;
+        if (entry.k && plot.below.length) {        // outcomes named on the axis
+          const axis = plot.below[0];
+          axis.ticker.ticks = entry.k.map((k) => k[0]);
+          const names = {};
+          entry.k.forEach((k) => { names[k[0]] = k[1]; });
+          axis.major_label_overrides = names;
+        }
       }
     }
     finish(st, seq, "live:answer", vals, source);
+  }
+
+  // a tapped bar (phones have no hover): "피해 7: 1/12 (8.33%)" on the line under the plot
+  function picked(uid, indices) {
+    const st = widgets[uid];
+    const div = st && model(st, "picked");
+    const bars = st && model(st, "bars");
+    if (!div || !bars) return;
+    const i = indices && indices.length ? indices[indices.length - 1] : -1;
+    if (i < 0 || i >= bars.data.x.length) {
+      if (div.text) div.text = "";
+      return;
+    }
+    const x = bars.data.x[i];
+    let name = String(x);
+    if (st.ticks) {
+      const tick = st.ticks.find((k) => k[0] === x);
+      if (tick) name = tick[1];
+    }
+    const what = st.data.xl ? st.data.xl + " " : "";
+    div.text = '<p class="live-picked-text">' + escapeHTML(what + name) + ": <b>" +
+      escapeHTML(bars.data.t[i]) + "</b></p>";
+  }
+
+  function stale(st, on) {
+    st.stale = on;
+    st.el.classList.toggle("live-computing", on);
+    for (const part of ["out", "bar-plot"]) {
+      const m = model(st, part);
+      if (!m) continue;
+      const classes = m.css_classes.filter((c) => c !== "live-stale");
+      m.css_classes = on ? classes.concat(["live-stale"]) : classes;
+    }
   }
 
   function status(st, text, isError) {
@@ -255,12 +353,18 @@
           const m = model(st, name);
           if (kind === "toggle") m.active = raw === "1" || raw === "true";
           else if (kind === "select") m.value = raw;
+          else if (kind === "text") {
+            st.raw[name] = raw;
+            m.value = raw;
+            m.value_input = raw;
+          }
           else {
             st.raw[name] = raw;
             const box = model(st, name + "-box");
             box.value = raw;
             box.value_input = raw;
-            if (NUMBER.test(raw) && Number(raw) >= m.start && Number(raw) <= m.end) m.value = Number(raw);
+            const n = normalise(raw);
+            if (NUMBER.test(n) && onSlider(m, Number(n))) m.value = Number(n);
           }
         });
       });
@@ -331,7 +435,7 @@
   }
 
   window.LiveBook = {
-    changed, embedAll, values, set, settled, ask, engineState, engineBootMs,
+    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, normalise, picked,
     startEngine: startEngineSoon,
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);

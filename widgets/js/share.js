@@ -5,7 +5,8 @@
  * and a copied link adds `go=<widget>` to open the page scrolled to that widget:
  *     chapter.html#go=pf-strikes&pf-strikes.bonus=7&pf-strikes.ac=23&pf-strikes.agile1=0…
  * On load the values are handed to LiveBook.set, the same path as values typed into the widget:
- * a number goes in as text and the library checks it (a bad one shows the library's Korean
+ * a number or a text control's text goes in as typed text and the library checks it (a bad one
+ * shows the library's Korean
  * message, the default answer stays); a choice or a switch must be one of the control's own keys,
  * or it is left at its default with a Korean note. Nothing from the address is ever inserted as
  * markup (text only). The address follows every shown answer (history.replaceState).
@@ -17,7 +18,8 @@
   "use strict";
 
   const GO = "go";
-  const MAX_TEXT = 40;                   // longer text from an address is cut (it is refused anyway)
+  const MAX_TEXT = 200;                  // longer text from an address is cut (it is refused anyway;
+                                         // widgets.views.live.MAX_TEXT_INPUT)
   const TEXT = {
     copy: "링크 복사",
     copyName: "이 위젯의 지금 값으로 여는 링크 복사",
@@ -126,7 +128,7 @@
       if (!(name in vals)) return;
       const raw = vals[name];
       const kind = w.data.kinds[i];
-      if (kind === "number") {
+      if (kind === "number" || kind === "text") {
         good[name] = raw;                               // the library checks it, as if typed
       } else if (kind === "toggle") {
         if (raw === "0" || raw === "1") good[name] = raw;
@@ -175,6 +177,13 @@
     setTimeout(() => ro.disconnect(), ms);
   }
 
+  // A plain "#<widget>" (the chapter's 「이 장의 계산기」 links): keep that widget in view while
+  // the widgets above it render and change the page's height.
+  function jumped() {
+    const id = decodeURIComponent(String(location.hash).slice(1));
+    if (widgets.has(id)) bring(widgets.get(id).el, 1500);
+  }
+
   // --- the control -------------------------------------------------------------------
   function addControl(w) {
     const bar = document.createElement("div");
@@ -210,27 +219,41 @@
     w.note.classList.toggle("live-share-warn", Boolean(warn));
   }
 
+  // The link carries the values of the answer shown once the widget has settled: tapped while
+  // the engine still computes, it waits for that answer (the clipboard item is written at once
+  // with a promise of the text, so the tap's permission is not lost while waiting).
   function copy(w) {
-    const link = linkFor(w.data.uid);
-    w.field.value = link;
-    const manual = () => {
+    const uid = w.data.uid;
+    const link = Promise.resolve(window.LiveBook.settled(uid)).catch(() => null)
+      .then(() => linkFor(uid));
+    const manual = (text) => {
+      w.field.value = text;
       w.field.hidden = false;
       w.field.focus();
       w.field.select();
       say(w, TEXT.manual, false);
+      return false;
     };
-    if (!navigator.clipboard || !navigator.clipboard.writeText) {
-      manual();
-      return Promise.resolve(false);
-    }
-    return navigator.clipboard.writeText(link).then(() => {
+    const done = () => {
       w.field.hidden = true;
       say(w, TEXT.copied, false);
       return true;
-    }, () => {
-      manual();
-      return false;
-    });
+    };
+    const clip = navigator.clipboard;
+    if (clip && clip.write && window.ClipboardItem) {
+      let item;
+      try {
+        item = new ClipboardItem({"text/plain": link.then((t) => new Blob([t], {type: "text/plain"}))});
+      } catch (err) {
+        item = null;
+      }
+      if (item) {
+        return clip.write([item]).then(done, () => link.then((t) => (clip.writeText
+          ? clip.writeText(t).then(done, () => manual(t)) : manual(t))));
+      }
+    }
+    if (!clip || !clip.writeText) return link.then(manual);
+    return link.then((t) => clip.writeText(t).then(done, () => manual(t)));
   }
 
   // --- start -------------------------------------------------------------------------
@@ -252,8 +275,10 @@
     });
     restored = isOurs(location.hash) ? apply(location.hash, true) : Promise.resolve([]);
     window.LiveShare.restored = restored;
+    jumped();
     window.addEventListener("hashchange", () => {
       if (isOurs(location.hash)) window.LiveShare.restored = apply(location.hash, true);
+      else jumped();
     });
   }
 

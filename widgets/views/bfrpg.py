@@ -21,8 +21,10 @@ from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_
                     rear_arc, visible_squares)
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
-from .live import BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle
+from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle,
+                   widget_factory)
 from .static_page import _DIV_CSS, lazy_html
+from .table import Table, number_cell
 from .trench_crusade import WorkedExamples
 
 # --- shared display data -----------------------------------------------------------------
@@ -565,48 +567,44 @@ def grid_explorer(uid: str = "bf-grid", scene: str = "demo") -> GridExplorer:
 
 # --- display objects: tables and worked examples -----------------------------------------
 
-class MovementTable:
+class MovementTable(Table):
     """The movement-rate table generated from :func:`bf.movement_table`, with the source's
     printed counts where they differ."""
 
-    def __init__(self):
-        self.rows = bf.movement_table()
-        self.cols = ("walk_orth", "walk_diag", "run_orth", "run_diag")
+    COLS = ("walk_orth", "walk_diag", "run_orth", "run_diag")
 
-    def _cell(self, row, col) -> str:
+    def __init__(self):
+        self.movement = bf.movement_table()
+        self.cols = self.COLS
+        super().__init__(
+            ["갑옷", "짐", "이동 속도", "달리기", "걷기 가로/세로", "걷기 대각선", "달리기 가로/세로",
+             "달리기 대각선"],
+            [[fmt.korean_only(r["armor"]), fmt.korean_only(r["load"]),
+              number_cell(f"{r['rate']}피트"), number_cell(f"{r['run_rate']}피트"),
+              *(number_cell(f"{self._cell(r, c)}칸") for c in self.COLS)] for r in self.movement],
+            caption="라운드당 이동 (칸 수는 곧은 줄 기준)", kind="odds bf-movement")
+
+    @staticmethod
+    def _cell(row, col) -> str:
         mine, theirs = row[col], row["source_" + col]
         return str(mine) if mine == theirs else f"{mine} (원문 {theirs})"
 
-    def _repr_html_(self) -> str:
-        head = ("<tr><th>갑옷</th><th>짐</th><th>이동 속도</th><th>달리기</th><th>걷기 가로/세로</th>"
-                "<th>걷기 대각선</th><th>달리기 가로/세로</th><th>달리기 대각선</th></tr>")
-        body = "".join(
-            f"<tr><td>{html.escape(fmt.korean_only(r['armor']))}</td><td>{html.escape(fmt.korean_only(r['load']))}</td>"
-            f"<td>{r['rate']}피트</td><td>{r['run_rate']}피트</td>"
-            + "".join(f"<td>{html.escape(self._cell(r, c))}칸</td>" for c in self.cols) + "</tr>"
-            for r in self.rows)
-        return f'<table class="odds bf-movement"><caption>라운드당 이동 (칸 수는 곧은 줄 기준)</caption>{head}{body}</table>'
-
-    def __repr__(self) -> str:
+    def text(self) -> str:
         return "\n".join(f"{fmt.korean_only(r['armor'])} | {fmt.korean_only(r['load'])} | {r['rate']}피트 | 달리기 {r['run_rate']}피트 | "
-                         + " | ".join(self._cell(r, c) for c in self.cols) for r in self.rows)
+                         + " | ".join(self._cell(r, c) for c in self.cols) for r in self.movement)
 
 
-class Disagreements:
+class Disagreements(Table):
     """The source's numbers and claims that its rules contradict (from the library)."""
 
     def __init__(self):
         self.items = bf.source_disagreements()
-
-    def _repr_html_(self) -> str:
         k = fmt.korean_only
-        body = "".join(f"<tr><td>{html.escape(k(d.where))}</td><td>{html.escape(k(d.source))}</td>"
-                       f"<td><b>{html.escape(k(d.rules))}</b></td><td>{html.escape(k(d.note_ko))}</td></tr>"
-                       for d in self.items)
-        return ('<table class="odds"><tr><th>어디</th><th>원문</th><th>규칙대로 계산</th>'
-                f"<th>설명</th></tr>{body}</table>")
+        super().__init__(["어디", "원문", "규칙대로 계산", "설명"],
+                         [[k(d.where), k(d.source), k(d.rules), k(d.note_ko)] for d in self.items],
+                         row_heads=False, strong_columns=(2,))
 
-    def __repr__(self) -> str:
+    def text(self) -> str:
         k = fmt.korean_only
         return "\n".join(f"{k(d.where)}: {k(d.source)} → {k(d.rules)}" for d in self.items)
 
@@ -673,6 +671,7 @@ def _mini_grid(width: int, height: int, cells: dict[Square, tuple[str, str]]) ->
     return '<table border="1" cellspacing="0" style="font-size:0.8em">' + "".join(rows) + "</table>"
 
 
+@widget_factory
 def diagonal_widget(uid: str = "bf-diagonal") -> LiveWidget:
     """Feet of a path of orthogonal and diagonal steps, and what that leaves for each rate."""
     def compute(diag, orth, rate):
@@ -697,6 +696,7 @@ def diagonal_widget(uid: str = "bf-diagonal") -> LiveWidget:
                       compute, title="대각선 비용 계산기", plot=False)
 
 
+@widget_factory
 def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
     """Armour and load → the squares a combatant can walk to (and still attack) or run to, drawn
     on a quarter of the plan, with the straight counts of the movement table."""
@@ -749,6 +749,7 @@ def legend_html_for(options) -> str:
         for o in options) + "</p>"
 
 
+@widget_factory
 def missile_range_widget(uid: str = "bf-range") -> LiveWidget:
     """Supplementary core rule: range brackets of missile weapons."""
     def compute(weapon, distance):
@@ -769,6 +770,7 @@ def missile_range_widget(uid: str = "bf-range") -> LiveWidget:
 SIGHT_SHOOTERS = ((1, 4), (1, 1), (3, 6), (6, 5), (8, 0))
 
 
+@widget_factory
 def sight_widget(uid: str = "bf-sight") -> LiveWidget:
     """Which squares a shooter sees past the walls of the missile scene (precomputed)."""
     s = bf.scene("missile")
@@ -803,6 +805,7 @@ def sight_widget(uid: str = "bf-sight") -> LiveWidget:
                       compute, title="시야 (전장 안개)", plot=False)
 
 
+@widget_factory
 def facing_widget(uid: str = "bf-facing") -> LiveWidget:
     """Facing: the 5 front/side squares a combatant may attack and the 3 rear ones."""
     me = (1, 1)
@@ -836,6 +839,7 @@ _RING = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))
 _RING_KO = ("북서", "북", "북동", "동", "남동", "남", "남서", "서")
 
 
+@widget_factory
 def rear_widget(uid: str = "bf-rear") -> LiveWidget:
     """Attackers around a defender: who can be behind it, whatever it does (3-attacker rule)."""
     me = (1, 1)
@@ -846,21 +850,22 @@ def rear_widget(uid: str = "bf-rear") -> LiveWidget:
         cells = {me: (OPTION_COLORS["start"], "방어")}
         for sq in attackers:
             cells[sq] = (ENEMY_COLOR, "공격")
-        per = "".join(
-            f"<tr><th>{FACING_KO[f]}</th><td>{sum(a in rear_arc(me, f) for a in attackers)}명</td></tr>"
-            for f in ("N", "E", "S", "W"))
+        per = Table(["방향", "뒤에 선 공격자"],
+                    [[FACING_KO[f], number_cell(f"{sum(a in rear_arc(me, f) for a in attackers)}명")]
+                     for f in ("N", "E", "S", "W")])
         best = ", ".join(FACING_KO[f] for f in facings)
         verdict = ("방어자는 방향을 바꿔 뒤에 아무도 두지 않을 수 있습니다." if least == 0 else
                    f"어느 쪽을 보아도 적어도 {least}명이 뒤에 남아 뒤에서 공격(명중 "
                    f"{fmt.signed(bf.REAR_ATTACK_BONUS)})을 할 수 있습니다.")
         return Shown(_mini_grid(3, 3, cells) + f"<p>공격자 {len(attackers)}명. {verdict} 가장 좋은 "
-                     f"방향: {best}.</p>" + f'<table class="odds"><tr><th>방향</th><th>뒤에 선 공격자</th></tr>{per}</table>')
+                     f"방향: {best}.</p>" + per.html())
     defaults = {1, 6}  # 북, 남서
     return LiveWidget(uid, [toggle(f"a{i}", f"{name}쪽에 공격자", i in defaults)
                             for i, name in enumerate(_RING_KO)],
                       compute, title="뒤에서 공격: 공격자 배치", plot=False)
 
 
+@widget_factory
 def simultaneous_widget(uid: str = "bf-simul") -> LiveWidget:
     """Simultaneous movement: 5 ft turns, fastest first."""
     def compute(a, b, c):
@@ -879,20 +884,19 @@ def simultaneous_widget(uid: str = "bf-simul") -> LiveWidget:
             current[name] = walked[name]
         rows.append(current)
         names = sorted(rates, key=lambda n: order.index(n) if n in order else len(order))
-        head = "".join(f"<th>{html.escape(n)} ({rates[n]}피트)</th>" for n in names)
-        body = "".join(
-            f"<tr><th>{i}번째 차례</th>" + "".join(
-                f"<td>{row[n]}피트</td>" if n in row else "<td>멈춤</td>" for n in names) + "</tr>"
-            for i, row in enumerate(rows, start=1))
+        table = Table(["차례", *(f"{n} ({rates[n]}피트)" for n in names)],
+                      [[f"{i}번째 차례", *(number_cell(f"{row[n]}피트") if n in row else "멈춤"
+                                        for n in names)] for i, row in enumerate(rows, start=1)])
         return Shown(f"<p>이동 속도가 높은 {html.escape(names[0])}부터 5피트씩 번갈아 움직입니다. "
                      f"이동 거리를 다 쓴 사람은 멈추고, 나머지가 계속 번갈아 갑니다. 모두 {len(order)}걸음.</p>"
-                     f'<table class="odds"><tr><th>차례</th>{head}</tr>{body}</table>')
+                     + table.html())
     return LiveWidget(uid, [number("a", "탄넨의 이동 (피트)", 0, 40, 20, step=10),
                             number("b", "도우버트의 이동 (피트)", 0, 40, 30, step=10),
                             number("c", "맨드로스의 이동 (피트)", 0, 40, 40, step=10)],
                       compute, title="동시 이동 순서", plot=False)
 
 
+@widget_factory
 def melee_widget(uid: str = "bf-melee") -> LiveWidget:
     """The melee examples' squares: option and feet per marked square, for a chosen rate."""
     keys = {"tannen_melee": fmt.korean_only(bf.SCENES["tannen_melee"].title),
@@ -911,15 +915,13 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
             if opts.option(m.square) == "melee_move":  # counted double: say it in real feet
                 return f"{feet // 2}피트 (두 배로 세면 {feet}피트)"
             return f"{feet}피트"
-        rows = "".join(
-            f"<tr><td>{html.escape(fmt.korean_only(m.label))} {m.square}</td>"
-            f"<td>{html.escape(bf.OPTIONS_KO[opts.option(m.square)])}</td><td>{cost(m)}</td>"
-            f"<td>{'' if m.feet is None else ('' if m.exact else '한도 ') + str(m.feet) + '피트'}</td></tr>"
-            for m in s.marks)
+        rows = [[f"{fmt.korean_only(m.label)} {m.square}", bf.OPTIONS_KO[opts.option(m.square)],
+                 cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
+                for m in s.marks]
         return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "
                      f"한 칸을 두 배로 세므로, 표의 비용은 실제로 걷는 거리로 적고 두 배로 센 값을 곁에 두었습니다.</p>"
                      + grid_table_html(res)
-                     + f'<table class="odds"><tr><th>칸</th><th>이동 방식</th><th>걷는 거리</th><th>원문</th></tr>{rows}</table>')
+                     + Table(["칸", "이동 방식", "걷는 거리", "원문"], rows, row_heads=False).html())
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
                                                          30: "30피트", 40: "40피트"}, 0)],

@@ -44,12 +44,34 @@ def signed(n: int) -> str:
 
 
 def odds_table(rows: list[tuple[str, Fraction]], caption: str = "") -> str:
-    """HTML table of labelled exact probabilities."""
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    body = "".join(
-        f"<tr><th>{html.escape(label)}</th><td>{html.escape(prob(p))}</td></tr>" for label, p in rows
-    )
-    return f'<table class="odds">{cap}{body}</table>'
+    """HTML table of labelled exact probabilities (drawn by the one table helper).
+
+    >>> odds_table([("성공", Fraction(1, 2))]).count("<tr>")
+    1
+    """
+    from .table import Table
+    return Table([], [[label, Fraction(p)] for label, p in rows], caption=caption).html()
+
+
+def cumulative_table(values, probabilities, what: str = "값") -> str:
+    """"N 이상" and "N 이하" for every value of a distribution of a total, as exact fractions
+    (the GM's "at least 6 damage?"), folded under a summary line so the answer stays short.
+
+    >>> html_ = cumulative_table((1, 2, 3), (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)), "피해")
+    >>> "<summary>피해: N 이상 · N 이하</summary>" in html_, html_.count("<tr>")
+    (True, 4)
+    >>> '<td class="num">3/4 (75.00%)</td>' in html_    # 2 이하 = 1/2 + 1/4
+    True
+    """
+    from .table import Table, number_cell
+    probabilities = [Fraction(p) for p in probabilities]
+    rows, below, total = [], Fraction(0), sum(probabilities, Fraction(0))
+    for value, p in zip(values, probabilities):
+        rows.append([number_cell(value), total - below, below + p])
+        below += p
+    table = Table(["N", "N 이상", "N 이하"], rows, kind="odds cumulative")
+    return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
+            f"{table.html()}</details>")
 
 
 def error(message: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import dice
 from ..errors import RuleInputError
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select
+from .live import Bars, LiveWidget, Shown, number, select, widget_factory
 
 _KEEP = {"all": "모두 더하기", "high1": "높은 눈 1개", "high2": "높은 눈 2개",
          "low1": "낮은 눈 1개", "low2": "낮은 눈 2개"}
@@ -24,6 +24,7 @@ def pool_distribution(count: int, sides: int, keep: str) -> dice.Dist:
     return chooser(count, kept, sides)
 
 
+@widget_factory
 def dice_pool_widget(uid: str = "dice-pool") -> LiveWidget:
     def compute(count, sides, keep):
         dist = pool_distribution(count, sides, keep)

@@ -13,7 +13,8 @@ from fractions import Fraction
 from .. import dice
 from .. import hunters_moon as hm
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
+from .table import Table, number_cell
 
 #: Shown beside every widget that uses the check model (rules-notes, not the source).
 WORKING_MODEL_NOTE = ("가정: 명중판정 = 2D6 + 【무용】 + 수정 ≥ 목표의 【방어치】, "
@@ -22,8 +23,7 @@ WORKING_MODEL_NOTE = ("가정: 명중판정 = 2D6 + 【무용】 + 수정 ≥ �
 
 _OUTCOME_BAND = {"fumble": "down", "failure": "failure", "success": "success",
                  "special": "critical"}
-_OUTCOME_X = {key: i for i, key in enumerate(hm.OUTCOMES)}
-OUTCOME_AXIS = "결과 (0 펌블 · 1 실패 · 2 성공 · 3 스페셜)"
+OUTCOME_AXIS = "판정 결과"
 
 
 def _outcome_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
@@ -31,8 +31,7 @@ def _outcome_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
 
 
 def _outcome_bars(odds: dict[str, Fraction]) -> Bars:
-    return Bars(tuple(_OUTCOME_X[k] for k in hm.OUTCOMES), tuple(odds[k] for k in hm.OUTCOMES),
-                tuple(_OUTCOME_BAND[k] for k in hm.OUTCOMES))
+    return Bars.outcomes({k: odds[k] for k in hm.OUTCOMES}, hm.OUTCOME_KO, _OUTCOME_BAND, start=0)
 
 
 def dist_text(dist) -> str:
@@ -52,6 +51,7 @@ def _paragraph_choices() -> dict[int, str]:
 
 
 # --- 1. the check -------------------------------------------------------------------------------
+@widget_factory
 def check_widget(uid: str = "hm-check") -> LiveWidget:
     """Odds of one 2D6 check by outcome; special and fumble shown apart."""
     def compute(modifier, target):
@@ -76,6 +76,7 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
 
 
 # --- 2. recon -----------------------------------------------------------------------------------
+@widget_factory
 def recon_widget(uid: str = "hm-recon") -> LiveWidget:
     """Recon check (【두뇌】) odds and the fumble counterattack 1D6 + level."""
     def compute(brain, target, level):
@@ -115,6 +116,7 @@ def plot_choice_rows(weapon_power: int, doom_stage: int) -> list[tuple[int, list
     return rows
 
 
+@widget_factory
 def plot_widget(uid: str = "hm-plot") -> LiveWidget:
     """For every plot value: when the PC acts relative to the threats, and its damage."""
     def compute(plot_value, weapon_power, doom_stage):
@@ -122,13 +124,10 @@ def plot_widget(uid: str = "hm-plot") -> LiveWidget:
         chosen = hm.pc_damage(weapon_power, plot, doom_stage)
         bonus = hm.pc_damage(0, plot).min
         rows = plot_choice_rows(weapon_power, doom_stage)
-        mark = ' style="font-weight:bold;background:#fff3d6"'
-        body = "".join(
-            f"<tr{mark if p == plot else ''}>"
-            f"<td>{p}</td><td>{hm.paragraph_label(p)}</td><td>{len(b)}</td><td>{len(a)}</td>"
-            f"<td>{d}</td></tr>" for p, b, a, d in rows)
-        table = ('<table class="odds"><tr><th>플롯치</th><th>자리</th><th>먼저 움직이는 위협</th>'
-                 f'<th>나중에 움직이는 위협</th><th>명중 시 데미지</th></tr>{body}</table>')
+        table = Table(["플롯치", "자리", "먼저 움직이는 위협", "나중에 움직이는 위협", "명중 시 데미지"],
+                      [[p, hm.paragraph_label(p), len(b), len(a), number_cell(d)]
+                       for p, b, a, d in rows], row_heads=False,
+                      marked=tuple(i for i, r in enumerate(rows) if r[0] == plot)).html()
         mine = rows[[r[0] for r in rows].index(plot)]
         before = "·".join(x.replace("패러그래프 ", "P") for x in mine[1]) or "없음"
         text = (f"<p>플롯치 {plot} → <b>{hm.paragraph_label(plot)}</b>. 나보다 먼저 행동하는 위협: "
@@ -154,6 +153,7 @@ THREAT_LAYOUTS = {
 _PC_NAMES = ("A", "B", "C")
 
 
+@widget_factory
 def order_widget(uid: str = "hm-order") -> LiveWidget:
     """Given three plotted PCs and the paragraphs with a threat, everything in processing order."""
     def compute(a, b, c, threats):
@@ -201,6 +201,7 @@ def tie_examples():
 
 
 # --- 5. attack: destroying a threat -------------------------------------------------------------
+@widget_factory
 def destroy_widget(uid: str = "hm-destroy") -> LiveWidget:
     """Chance one attack hits a threat and destroys it (격파), and what the body loses."""
     def compute(might, defence, weapon_power, paragraph, durability):
@@ -234,6 +235,7 @@ def damage_examples():
 
 
 # --- 6. threat attack and defence; interference -------------------------------------------------
+@widget_factory
 def defence_widget(uid: str = "hm-defence") -> LiveWidget:
     """Defence check against a threat's attack and the damage if it fails."""
     def compute(ability, attack_value, power, doom):
@@ -256,14 +258,15 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
 _PLACED = {True: "정찰 라운드나 앞선 난전 라운드에", False: "이번 라운드에 막"}
 
 
+@widget_factory
 def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
     """Interference: the three conditions and the cost first, then the check."""
     def compute(same, earlier, areas, ability, attack_value):
         ok, why = hm.can_interfere(same, earlier, areas)
         if not ok:
             return Shown(f"<p><b>방해할 수 없습니다</b>: {why}.</p>",
-                         Bars((0, 1, 2, 3), (Fraction(0), Fraction(1), Fraction(0), Fraction(0)),
-                              ("down", "failure", "success", "critical")))
+                         _outcome_bars({"fumble": Fraction(0), "failure": Fraction(1),
+                                        "success": Fraction(0), "special": Fraction(0)}))
         odds = hm.defence_odds(ability, attack_value)
         text = (f"<p>조건을 모두 채웠습니다. 먼저 흑색이 아닌 {hm.INTERFERENCE_AREAS}개 영역에서 인과를 "
                 f"하나씩 없애고 방해판정을 합니다. 성공하면 술식의 효과가 전부 없던 일이 됩니다: "
@@ -280,6 +283,7 @@ def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
         legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
 
 
+@widget_factory
 def body_attack_widget(uid: str = "hm-body") -> LiveWidget:
     """A PC attacks the monster body: the 【생명력】 it loses (0 on a miss)."""
     def compute(might, body_defence, weapon_power, paragraph, doom_stage):
@@ -304,6 +308,7 @@ def body_attack_widget(uid: str = "hm-body") -> LiveWidget:
 _LIFE = {0: "0", 1: "1 이상"}
 
 
+@widget_factory
 def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
     """Chance to catch the body and the damage of one hit in the pursuit round (+1D6)."""
     def compute(life, ability, body_defence, weapon_power, paragraph):
@@ -331,6 +336,7 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
 # --- 8. end of combat ---------------------------------------------------------------------------
 _FELL = {"melee1": "난전 1라운드", "melee2": "난전 2라운드", "none": "난전에서는 버팀"}
 
+@widget_factory
 def end_widget(uid: str = "hm-end") -> LiveWidget:
     """Which rounds are played, when combat ends, who wins, how many spoils rolls."""
     round_names = {"recon": "정찰 라운드", "melee1": "난전 1라운드", "melee2": "난전 2라운드",
@@ -357,21 +363,21 @@ def end_widget(uid: str = "hm-end") -> LiveWidget:
 
 
 # --- 9. statuses --------------------------------------------------------------------------------
-class StatusTable:
+class StatusTable(Table):
     """The three statuses as the library words them (html table and text)."""
 
-    def _repr_html_(self) -> str:
-        body = "".join(f"<tr><th>{html.escape(s.name_ko)}</th><td>{html.escape(s.rule_ko)}</td></tr>"
-                       for s in hm.STATUSES)
-        return f'<table class="statuses"><tr><th>상태</th><th>효과</th></tr>{body}</table>'
+    def __init__(self):
+        super().__init__(["상태", "효과"], [[s.name_ko, s.rule_ko] for s in hm.STATUSES],
+                         kind="statuses")
 
-    def __repr__(self) -> str:
+    def text(self) -> str:
         return "\n".join(f"{s.name_ko}: {s.rule_ko}" for s in hm.STATUSES)
 
 
 STATUS_ATTACK = dict(might=2, defence=9, weapon_power=3, durability=6)
 
 
+@widget_factory
 def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
     """A PC attacks a threat (fixed example numbers) under bound / flying / diving."""
     s = STATUS_ATTACK
@@ -391,20 +397,16 @@ def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
         lines = (("명중", base.hit, now.hit), ("크리티컬", base.critical, now.critical),
                  ("격파", base.destroy, now.destroy))
         if not any(flags.values()):
-            rows = "".join(f"<tr><th>{label}</th><td>{fmt.prob(a)}</td></tr>" for label, a, _ in lines)
+            table = Table(["", "상태 없음"], [[label, a] for label, a, _ in lines])
             return Shown(f"<p>보통 명중 데미지 {dist_text(dealt)}. 아래 스위치로 상태를 켜면 상태가 "
-                         f"없을 때와 나란히 비교합니다.</p>"
-                         f'<table class="odds"><tr><th></th><th>상태 없음</th></tr>{rows}</table>')
-        rows = "".join(f"<tr><th>{label}</th><td>{fmt.prob(a)}</td><td>{fmt.prob(b)}</td></tr>"
-                       for label, a, b in lines)
+                         f"없을 때와 나란히 비교합니다.</p>" + table.html())
+        table = Table(["", "상태 없음", "상태 적용"], [list(line) for line in lines])
         if auto:
             choice = (" · 잠수: 주사위 없이 자동명중을 고름(격파 확률이 굴릴 때 이상)" if now.auto_hit else
                       " · 잠수: 자동명중은 크리티컬이 없어 격파할 수 없으므로 명중판정을 굴림")
         else:
             choice = ""
-        text = (f"<p>보통 명중 데미지 {dist_text(dealt)}{choice}</p>"
-                '<table class="odds"><tr><th></th><th>상태 없음</th><th>상태 적용</th></tr>'
-                f"{rows}</table>")
+        text = f"<p>보통 명중 데미지 {dist_text(dealt)}{choice}</p>" + table.html()
         return Shown(text)
     return LiveWidget(
         uid, [select("paragraph", "공격하는 PC의 자리", _paragraph_choices(), 3),
@@ -421,6 +423,7 @@ def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
 STATUS_DEFENCE = dict(ability=2, attack_value=9)
 
 
+@widget_factory
 def status_defence_widget(uid: str = "hm-status-defence") -> LiveWidget:
     """A threat attacks a PC (fixed example numbers) under bound / flying / diving."""
     s = STATUS_DEFENCE

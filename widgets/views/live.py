@@ -18,13 +18,15 @@ The renderers are separate and thin:
 """
 from __future__ import annotations
 
+import functools
 import html as html_lib
 import importlib
+import inspect
 import itertools
 import json
 import re
-import sys
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Sequence
 
@@ -48,31 +50,67 @@ BAND_COLORS = {
 
 #: Names the page gives a widget's own parts (``{uid}-out`` …; the others have a dash, which a
 #: control name, a Python identifier, cannot have); no control may take them.
-_PAGE_PARTS = {"out", "bars", "root", "legend"}
+_PAGE_PARTS = {"out", "bars", "root", "legend", "picked"}
 
 _NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*")
+#: Longest text a text control takes (the library's own parser has its own, smaller limits).
+MAX_TEXT_INPUT = 200
+#: Minus signs a reader's keyboard or the book's own text may produce (NFKC keeps U+2212).
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-"})
+
+
+def normalise_typed(text: str) -> str:
+    """Typed text as the library reads it: NFKC (full-width digits, letters and signs become
+    ASCII, as a Korean keyboard's full-width mode types them) and typographic minus signs (the
+    book prints −5) become ``-``. The page script does the same (``widgets/js/live.js``).
+
+    >>> normalise_typed("７"), normalise_typed("－３"), normalise_typed("−5"), normalise_typed("４Ｄ６")
+    ('7', '-3', '-5', '4D6')
+    """
+    return unicodedata.normalize("NFKC", text).translate(_MINUS)
 
 
 @dataclass(frozen=True)
 class Control:
     """One input. ``options`` are the values the page's slider or menu offers; a number
-    control takes any value the library accepts (typed into its box)."""
+    control takes any value the library accepts (typed into its box), a text control any text
+    (its ``options`` are the examples whose answers ship in the page)."""
 
     name: str
     label: str
-    kind: str  # "number" | "select" | "toggle"
+    kind: str  # "number" | "select" | "toggle" | "text"
     options: tuple
     default: object
     option_labels: tuple[str, ...] = ()
+    #: Shown only while another control has one of some values: ``(its name, its keys)`` (a
+    #: house-rule weapon's damage box appears when the weapon menu says 「직접 입력」).
+    when: tuple[str, tuple[str, ...]] | None = None
+
+    def only_when(self, other: "Control", *values: object) -> "Control":
+        """This control, shown only while ``other`` has one of ``values``.
+
+        >>> menu = select("weapon", "무기", {"sword": "검", "custom": "직접 입력"}, "sword")
+        >>> text("damage", "피해 식", "1D8").only_when(menu, "custom").when
+        ('weapon', ('custom',))
+        """
+        return replace(self, when=(other.name, tuple(other.key(v) for v in values)))
+
+    def shown_with(self, raw: dict) -> bool:
+        """Whether the control is shown for these raw values of the widget's controls."""
+        return self.when is None or str(raw.get(self.when[0])) in self.when[1]
 
     def key(self, value: object) -> str:
         """The lookup-key text of a value; must equal what the page builds (``widgets/js/live.js``).
 
         >>> number("n", "개수", 0, 3, 1).key(2.0), toggle("t", "켜기").key(True)
         ('2', '1')
+        >>> text("e", "식", "2D6|1").key("2D6|1")   # '|' joins keys: a text's own is escaped
+        '2D6%7C1'
         """
         if self.kind == "toggle":
             return "1" if value else "0"
+        if self.kind == "text":
+            return str(value).replace("%", "%25").replace("|", "%7C")
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, Fraction):
@@ -80,29 +118,42 @@ class Control:
         return str(value)
 
     def parse(self, raw: object) -> object:
-        """The control's value from what the page sends: a number's typed text becomes an
-        ``int`` or ``float`` (refused in Korean when it is not a number), a menu key its option.
+        """The control's value from what the page (or the Jupyter box) sends: a number's typed
+        text becomes an ``int`` or ``float`` (refused in Korean when it is not a plain number:
+        ``1e9``, ``0x10`` and ``1,5`` are refused, never read as something else), a text
+        control's text is kept as typed (the library parses it), a menu key its option. Typed
+        text is normalised first (:func:`normalise_typed`: full-width digits, U+2212 minus).
 
         >>> c = number("n", "주사위 개수", 0, 3, 1)
-        >>> c.parse(" 7 "), c.parse("2.5"), c.parse(4)
-        (7, 2.5, 4)
-        >>> c.parse("일곱")
+        >>> c.parse(" 7 "), c.parse("2.5"), c.parse(4), c.parse("７"), c.parse("−3")
+        (7, 2.5, 4, 7, -3)
+        >>> c.parse("1e9")
         Traceback (most recent call last):
         ...
-        widgets.errors.RuleInputError: 주사위 개수 must be a number, got '일곱'
+        widgets.errors.RuleInputError: 주사위 개수 must be a number, got '1e9'
         """
         if self.kind == "number":
             if isinstance(raw, str):
-                if not _NUMBER_TEXT.fullmatch(raw):
+                typed = normalise_typed(raw)
+                if not _NUMBER_TEXT.fullmatch(typed):
                     raise RuleInputError(
                         f"{self.label} must be a number, got {raw!r}",
                         f"{self.label}: 숫자만 넣어 주세요 (입력값: {raw.strip()[:40]!r}).")
-                number = Fraction(raw.strip())
+                number = Fraction(typed.strip())
                 return int(number) if number.denominator == 1 else float(number)
             if isinstance(raw, (int, float)) and not isinstance(raw, bool):
                 return int(raw) if float(raw).is_integer() else float(raw)
             raise RuleInputError(f"{self.label} must be a number, got {raw!r}",
                                  f"{self.label}: 숫자만 넣어 주세요.")
+        if self.kind == "text":
+            if not isinstance(raw, str):
+                raise RuleInputError(f"{self.label} must be text, got {type(raw).__name__}",
+                                     f"{self.label}: 글자로 넣어 주세요.")
+            if len(raw) > MAX_TEXT_INPUT:
+                raise RuleInputError(
+                    f"{self.label}: at most {MAX_TEXT_INPUT} characters, got {len(raw)}",
+                    f"{self.label}: {MAX_TEXT_INPUT}자까지만 넣을 수 있습니다 (입력: {len(raw)}자).")
+            return raw
         text = raw if isinstance(raw, str) else self.key(raw)
         for option in self.options:
             if self.key(option) == text:
@@ -142,28 +193,58 @@ def toggle(name: str, label: str, default: bool = False) -> Control:
     return Control(name, label, "toggle", (False, True), bool(default))
 
 
+def text(name: str, label: str, default: str, examples: Sequence[str] = ()) -> Control:
+    """Free text the library parses (never ``eval``): a dice expression, a house-rule weapon's
+    damage. ``examples`` (with the default) are the texts whose answers ship in the page; any
+    other text is answered by the library in the reader's browser.
+
+    >>> text("expr", "주사위 식", "2D6", ("4D6KH3",)).options
+    ('2D6', '4D6KH3')
+    """
+    options = tuple(dict.fromkeys((default, *examples)))
+    return Control(name, label, "text", options, default)
+
+
 def _tidy(x: float) -> int | float:
     return int(x) if float(x).is_integer() else float(x)
 
 
 @dataclass(frozen=True)
 class Bars:
-    """A probability bar chart: one bar per outcome, coloured by band."""
+    """A probability bar chart: one bar per outcome, coloured by band. ``ticks`` name the
+    positions of the x axis where the bars are outcomes rather than numbers (``(1, "명중")``);
+    ``cumulative`` marks a distribution of a total, whose answer also shows "N 이상 / N 이하"."""
 
     x: tuple[int, ...]
     p: tuple[Fraction, ...]
     band: tuple[str, ...]
+    ticks: tuple[tuple[int, str], ...] = ()
+    cumulative: bool = False
 
     @classmethod
-    def from_dist(cls, dist, band_of: Callable[[int], str]) -> "Bars":
-        """One bar per outcome of a distribution.
+    def from_dist(cls, dist, band_of: Callable[[int], str], cumulative: bool = True) -> "Bars":
+        """One bar per outcome of a distribution of a total (damage, a sum, HP).
 
         >>> from widgets.dice import die
         >>> Bars.from_dist(die(2), lambda v: "neutral").p
         (Fraction(1, 2), Fraction(1, 2))
         """
         probs = dist.probabilities()
-        return cls(tuple(probs), tuple(probs.values()), tuple(band_of(v) for v in probs))
+        return cls(tuple(probs), tuple(probs.values()), tuple(band_of(v) for v in probs),
+                   cumulative=cumulative)
+
+    @classmethod
+    def outcomes(cls, odds: dict, labels: dict, bands: dict, start: int = 1) -> "Bars":
+        """One bar per named outcome, in the order of ``odds``, each labelled on the axis.
+
+        >>> b = Bars.outcomes({"hit": Fraction(1, 3), "miss": Fraction(2, 3)},
+        ...                   {"hit": "명중", "miss": "빗나감"}, {"hit": "success", "miss": "muted"})
+        >>> b.x, b.ticks
+        ((1, 2), ((1, '명중'), (2, '빗나감')))
+        """
+        xs = tuple(range(start, start + len(odds)))
+        return cls(xs, tuple(odds.values()), tuple(bands[k] for k in odds),
+                   tuple((x, labels[k]) for x, k in zip(xs, odds)))
 
 
 @dataclass(frozen=True)
@@ -186,8 +267,8 @@ class LiveWidget:
     #: (band, Korean label) pairs explaining the bar colours, shown under the plot.
     legend: Sequence[tuple[str, str]] = ()
     colors: dict = field(default_factory=lambda: dict(BAND_COLORS))
-    #: How to build this widget again elsewhere (the in-page engine): the module-level
-    #: factory that made it and its arguments. Found automatically; ``None`` if unknown.
+    #: How to build this widget again elsewhere (the in-page engine): the declared factory
+    #: that made it and its arguments, set by :func:`widget_factory`; ``None`` otherwise.
     origin: dict | None = None
 
     def __post_init__(self):
@@ -196,8 +277,10 @@ class LiveWidget:
         names = [c.name for c in self.controls]
         if len(set(names)) != len(names) or set(names) & _PAGE_PARTS:
             raise ValueError(f"{self.uid}: control names must be unique and not {sorted(_PAGE_PARTS)}")
-        if self.origin is None:
-            self.origin = _origin_of_caller(sys._getframe(2))
+        for c in self.controls:
+            if c.when is not None and c.when[0] not in names[:names.index(c.name)]:
+                raise ValueError(f"{self.uid}: {c.name} depends on a control that does not come "
+                                 "before it")
 
     # --- the one computation ---------------------------------------------------------
     def shown(self, **values) -> Shown:
@@ -234,13 +317,18 @@ class LiveWidget:
 
     def entry(self, shown: Shown) -> dict:
         """The page's form of one answer: html plus bar positions, heights, colours and exact
-        labels (``x``, ``y``, ``c``, ``t``)."""
+        labels (``x``, ``y``, ``c``, ``t``), the axis's outcome names (``k``) where the bars are
+        outcomes; a distribution of a total adds its "N 이상 / N 이하" table to the html."""
         entry: dict = {"h": shown.html}
         if shown.bars is not None:
             b = shown.bars
+            if b.cumulative and len(b.x) > 1:
+                entry["h"] += fmt.cumulative_table(b.x, b.p, self.x_label)
             entry.update(x=list(b.x), y=[float(p) for p in b.p],
                          c=[self.colors[band] for band in b.band],
                          t=[fmt.prob(p) for p in b.p])
+            if b.ticks:
+                entry["k"] = [[x, label] for x, label in b.ticks]
         return entry
 
 
@@ -248,19 +336,36 @@ class LiveWidget:
         """The table key of a setting (control keys joined by ``|``)."""
         return "|".join(c.key(values[c.name]) for c in self.controls)
 
-    def static_table(self) -> dict[str, dict]:
-        """Every combination of the controls' options → what the page shows for it (the full
-        grid the tests walk; the page itself ships :meth:`page_table`)."""
-        size = 1
+    def settings(self) -> list[dict]:
+        """Every setting a reader can make with the offered options: each combination of the
+        controls' options, where a control shown only with another's value (:attr:`Control.when`)
+        varies only while it is shown (hidden, it keeps its default), and a text control takes
+        its default (any other text is the reader's own).
+
+        >>> from widgets.views.generic import dice_pool_widget
+        >>> len(dice_pool_widget().settings())   # 5 counts × 5 sides × 5 ways to keep
+        125
+        """
+        out: list[dict] = [{}]
         for c in self.controls:
-            size *= len(c.options)
-        if size > MAX_STATIC_ENTRIES:
-            raise ValueError(f"{self.uid}: {size} static entries, more than {MAX_STATIC_ENTRIES}")
-        table = {}
-        for combo in itertools.product(*(c.options for c in self.controls)):
-            values = {c.name: v for c, v in zip(self.controls, combo)}
-            table[self.key(values)] = self.entry(self.shown(**values))
-        return table
+            options = (c.default,) if c.kind == "text" else c.options
+            grown = []
+            for values in out:
+                raw = {name: self._control(name).key(v) for name, v in values.items()}
+                for option in (options if c.shown_with(raw) else (c.default,)):
+                    grown.append({**values, c.name: option})
+            out = grown
+            if len(out) > MAX_STATIC_ENTRIES:
+                raise ValueError(f"{self.uid}: more than {MAX_STATIC_ENTRIES} static entries")
+        return out
+
+    def _control(self, name: str) -> Control:
+        return next(c for c in self.controls if c.name == name)
+
+    def static_table(self) -> dict[str, dict]:
+        """Every setting of :meth:`settings` → what the page shows for it (the full grid the
+        tests walk; the page itself ships :meth:`page_table`)."""
+        return {self.key(values): self.entry(self.shown(**values)) for values in self.settings()}
 
     def page_settings(self, budget: int = PAGE_TABLE_BUDGET, reach: int | None = None) -> list[dict]:
         """The settings whose answers ship in the page: every value of one control with the
@@ -345,35 +450,59 @@ def _near(c: Control, radius: int) -> list:
     return list(c.options[max(0, at - radius):at + radius + 1])
 
 
-def _origin_of_caller(frame) -> dict | None:
-    """The module-level function (and its JSON-able arguments) that is constructing a widget."""
-    code = frame.f_code
-    module = frame.f_globals.get("__name__", "")
-    function = frame.f_globals.get(code.co_name)
-    if not module.startswith("widgets.views.") or getattr(function, "__code__", None) is not code:
-        return None
-    count = code.co_argcount + code.co_kwonlyargcount
-    kwargs = {name: frame.f_locals[name] for name in code.co_varnames[:count]}
-    try:
-        if json.loads(json.dumps(kwargs)) != kwargs:
-            raise ValueError("arguments do not survive JSON")
-    except (TypeError, ValueError):
-        # a shared helper with non-JSON arguments (e.g. a function): its caller is the factory
-        return _origin_of_caller(frame.f_back) if frame.f_back is not None else None
-    return {"module": module, "factory": code.co_name, "kwargs": kwargs}
+#: The declared widget factories: (module, name) → function (see :func:`widget_factory`).
+_FACTORIES: dict[tuple[str, str], Callable[..., "LiveWidget"]] = {}
+
+
+def widget_factory(function: Callable[..., "LiveWidget"]) -> Callable[..., "LiveWidget"]:
+    """Declare a module-level function of ``widgets.views`` as a widget factory: the widgets it
+    returns carry their :attr:`~LiveWidget.origin` (this function and its arguments, which must
+    survive JSON), so the in-page engine can make the same widget again (:func:`rebuild`), and
+    only declared factories can be rebuilt.
+
+    >>> from widgets.views.generic import dice_pool_widget
+    >>> dice_pool_widget("my-pool").origin
+    {'module': 'widgets.views.generic', 'factory': 'dice_pool_widget', 'kwargs': {'uid': 'my-pool'}}
+    """
+    module, name = function.__module__, function.__name__
+    if not module.startswith("widgets.views."):
+        raise ValueError("widget factories live in widgets.views modules")
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def make(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        made = function(*args, **kwargs)
+        arguments = dict(bound.arguments)
+        try:
+            survives = json.loads(json.dumps(arguments)) == arguments
+        except (TypeError, ValueError):
+            survives = False
+        made.origin = ({"module": module, "factory": name, "kwargs": arguments} if survives
+                       else None)
+        return made
+
+    _FACTORIES[(module, name)] = make
+    return make
 
 
 def rebuild(origin: dict) -> "LiveWidget":
-    """Make a widget again from its :attr:`LiveWidget.origin` (what the in-page engine does).
+    """Make a widget again from its :attr:`LiveWidget.origin` (what the in-page engine does);
+    only a declared :func:`widget_factory` can be named.
 
     >>> from widgets.views.generic import dice_pool_widget
     >>> rebuild(dice_pool_widget().origin).uid
     'dice-pool'
     """
-    if not origin["module"].startswith("widgets.views."):
+    module, name = origin["module"], origin["factory"]
+    if not isinstance(module, str) or not module.startswith("widgets.views."):
         raise ValueError("widgets are made by widgets.views modules only")
-    module = importlib.import_module(origin["module"])
-    return getattr(module, origin["factory"])(**origin["kwargs"])
+    importlib.import_module(module)
+    factory = _FACTORIES.get((module, name))
+    if factory is None:
+        raise ValueError(f"{module}.{name} is not a declared widget factory")
+    return factory(**origin["kwargs"])
 
 
 def dual_bundle(widget) -> dict:

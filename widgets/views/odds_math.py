@@ -14,7 +14,8 @@ from fractions import Fraction
 
 from .. import dice, hunters_moon as hm, pf2e, trench_crusade as tc, underface as uf
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, select, toggle
+from .live import Bars, LiveWidget, Shown, select, toggle, widget_factory
+from .table import Table
 
 
 def _sympy():
@@ -54,12 +55,8 @@ def mathml(expr, lhs: str = "G(x)") -> str:
 
 def _compare(rows: list[tuple[str, Fraction, Fraction]]) -> str:
     """(outcome, from the generating function, from the library) as a table with a check mark."""
-    body = "".join(
-        f"<tr><th>{html.escape(label)}</th><td>{html.escape(fmt.prob(a))}</td>"
-        f"<td>{html.escape(fmt.prob(b))}</td><td>{'✓ 같음' if a == b else '✗ 다름'}</td></tr>"
-        for label, a, b in rows)
-    return ('<table class="odds"><tr><th>결과</th><th>생성함수에서</th><th>책의 계산</th><th></th></tr>'
-            f"{body}</table>")
+    return Table(["결과", "생성함수에서", "책의 계산", ""],
+                 [[label, a, b, "✓ 같음" if a == b else "✗ 다름"] for label, a, b in rows]).html()
 
 
 def _particle(word: object, pair: str) -> str:
@@ -77,6 +74,7 @@ def _bars(coeffs: dict[int, Fraction], band_of) -> Bars:
 
 
 # --- Trench Crusade: the success roll ---------------------------------------------------------
+@widget_factory
 def trench_crusade_widget(uid: str = "om-tc") -> LiveWidget:
     """2D6 + modifier: G(x) = x^m · ((x + … + x⁶)/6)²."""
     def compute(modifier):
@@ -104,6 +102,7 @@ def _signed_choices(values) -> dict[int, str]:
     return {v: fmt.signed(v) for v in values}
 
 
+@widget_factory
 def bfrpg_widget(uid: str = "om-bf") -> LiveWidget:
     """d20 + bonuses against the number needed: G(x) = x^b · (x + … + x²⁰)/20."""
     def compute(rear, needed):
@@ -122,6 +121,7 @@ def bfrpg_widget(uid: str = "om-bf") -> LiveWidget:
 
 
 # --- Pathfinder: degrees of success ------------------------------------------------------------
+@widget_factory
 def pf2e_widget(uid: str = "om-pf") -> LiveWidget:
     """d20 + bonus; the die's own 20 and 1 shift a degree, so each face is kept apart."""
     def compute(bonus, ac):
@@ -154,6 +154,7 @@ _UF_WEAPONS = ("숏소드", "배틀 액스", "단검")
 _UF_ARMOR = ("평상복", "가죽 갑옷", "방탄조끼")
 
 
+@widget_factory
 def underface_widget(uid: str = "om-uf") -> LiveWidget:
     """Weapon dice + DB die − armour, floored at 0: expand, then fold the negative powers into x⁰."""
     def compute(weapon, armor):
@@ -184,6 +185,7 @@ def underface_widget(uid: str = "om-uf") -> LiveWidget:
 
 
 # --- Hunter's Moon: the 2D6 check --------------------------------------------------------------
+@widget_factory
 def hunters_moon_widget(uid: str = "om-hm") -> LiveWidget:
     """Raw 2D6 first (x² is the fumble, x¹² the special), then the modifier against the target."""
     def compute(modifier, target):

@@ -3,13 +3,15 @@ and ``widgets.ranges``)."""
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 from typing import Callable, Mapping
 
 from .. import pf2e
 from ..errors import RuleInputError
 from ..ranges import RangeBands
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
+from .table import Table, number_cell, strong
 from .trench_crusade import WorkedExamples
 
 #: Colour band of each degree of success in the bar plots.
@@ -25,65 +27,55 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _odds_cells(odds: Mapping) -> str:
-    return "".join(f"<td>{_e(fmt.prob(odds[k]))}</td>" for k in pf2e.DEGREES)
+def _odds_cells(odds: Mapping) -> list[Fraction]:
+    return [odds[k] for k in pf2e.DEGREES]
 
 
-def _degree_head(first: str = "") -> str:
-    cells = "".join(f"<th>{pf2e.DEGREE_LABELS_KO[k]}</th>" for k in pf2e.DEGREES)
-    return f"<tr>{first}{cells}</tr>"
+def _degree_head(*first: str) -> list[str]:
+    return [*first, *(pf2e.DEGREE_LABELS_KO[k] for k in pf2e.DEGREES)]
 
 
 def _degree_bars(odds: Mapping, offset: int = 0) -> Bars:
-    return Bars(tuple(offset + i + 1 for i in range(len(pf2e.DEGREES))),
-                tuple(odds[k] for k in pf2e.DEGREES),
-                tuple(DEGREE_BANDS[k] for k in pf2e.DEGREES))
+    """One bar per degree of success, named on the axis (a strike group's bars are named by
+    the group instead, see :func:`strike_widget`)."""
+    bars = Bars.outcomes({k: odds[k] for k in pf2e.DEGREES}, pf2e.DEGREE_LABELS_KO,
+                         DEGREE_BANDS, start=offset + 1)
+    return bars if offset == 0 else Bars(bars.x, bars.p, bars.band)
 
 
 # --- display objects (tables rendered from the library) -----------------------------------
 
-class ProficiencyTable:
+class ProficiencyTable(Table):
     """Proficiency bonus by rank and level (supplementary rule), computed by the library."""
 
     def __init__(self, levels=(1, 5, 10, 15, 20)):
         self.levels = tuple(levels)
-        self.rows = [(RANK_CHOICES[r], [pf2e.proficiency_bonus(r, lv) for lv in self.levels])
-                     for r in RANK_CHOICES]
+        super().__init__(["등급", *(f"{lv}레벨" for lv in self.levels)],
+                         [[name, *(number_cell(fmt.signed(pf2e.proficiency_bonus(r, lv)))
+                                   for lv in self.levels)] for r, name in RANK_CHOICES.items()],
+                         caption="숙련 보너스 (보충 규칙)")
 
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{lv}레벨</th>" for lv in self.levels)
-        body = "".join(f"<tr><th>{_e(name)}</th>" + "".join(f"<td>{fmt.signed(v)}</td>" for v in vals)
-                       + "</tr>" for name, vals in self.rows)
-        return (f'<table class="odds"><caption>숙련 보너스 (보충 규칙)</caption>'
-                f"<tr><th>등급</th>{head}</tr>{body}</table>")
-
-    def __repr__(self) -> str:
-        lines = ["등급 | " + " | ".join(f"{lv}레벨" for lv in self.levels)]
-        lines += [f"{name} | " + " | ".join(fmt.signed(v) for v in vals) for name, vals in self.rows]
-        return "\n".join(lines)
+    def text(self) -> str:   # the caption is shown above the table, not repeated in the text
+        return "\n".join(super().text().splitlines()[1:])
 
 
-class RangeTable:
+class RangeTable(Table):
     """The six range increments of one weapon, from :class:`~widgets.ranges.RangeBands`."""
 
     def __init__(self, bands: RangeBands, caption: str):
-        self.rows = bands.table()
-        self.caption = caption
+        self.bands = bands.table()
+        super().__init__(["구간", "거리", "사거리 페널티"], [self._cells(r) for r in self.bands],
+                         caption=caption, short=24)
 
-    def _cells(self, row) -> tuple[str, str, str]:
+    @staticmethod
+    def _cells(row) -> list[str]:
         unit = row["unit"]
         span = (f"0–{row['to']}{unit}" if row["from"] == 0
                 else f"{row['from']}{unit} 초과 ~ {row['to']}{unit}")
-        return row["label"], span, fmt.signed(row["modifier"])
+        return [row["label"], span, fmt.signed(row["modifier"])]
 
-    def _repr_html_(self) -> str:
-        body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in self._cells(r)) + "</tr>"
-                       for r in self.rows)
-        return (f'<table class="odds"><caption>{_e(self.caption)}</caption>'
-                f"<tr><th>구간</th><th>거리</th><th>사거리 페널티</th></tr>{body}</table>")
-
-    def __repr__(self) -> str:
-        return "\n".join(" | ".join(self._cells(r)) for r in self.rows)
+    def text(self) -> str:
+        return "\n".join(" | ".join(r) for r in self.rows)
 
 
 def crossbow_table() -> RangeTable:
@@ -122,6 +114,7 @@ _WEAPON_KINDS = {"melee": "근접 무기 (근력)", "finesse": "근접 기교 �
                  "ranged": "원거리 무기 (민첩)"}
 
 
+@widget_factory
 def attack_widget(uid: str = "pf-attack") -> LiveWidget:
     """Weapon attack bonus: ability modifier + proficiency (rank and level)."""
     def compute(kind, strength, dexterity, rank, level):
@@ -163,6 +156,7 @@ def _parse_mods(kind: str, code: str) -> list[tuple[str, int]]:
     return [(kind, int(v)) for v in str(code).split(",") if int(v) != 0]
 
 
+@widget_factory
 def bonus_widget(uid: str = "pf-bonus") -> LiveWidget:
     """Typed bonuses and penalties: which ones count (supplementary stacking rule)."""
     def compute(circumstance, status, item, untyped):
@@ -174,13 +168,12 @@ def bonus_widget(uid: str = "pf-bonus") -> LiveWidget:
             given = ", ".join(fmt.signed(v) for _, v in ms) or "없음"
             plus = pf2e.stack_modifiers([m for m in ms if m[1] > 0])
             minus = pf2e.stack_modifiers([m for m in ms if m[1] < 0])
-            rows.append(f"<tr><th>{_e(_TYPE_KO[kind])}</th><td>{_e(given)}</td>"
-                        f"<td>{fmt.signed(plus)}</td><td>{fmt.signed(minus)}</td></tr>")
+            rows.append([_TYPE_KO[kind], given, number_cell(fmt.signed(plus)),
+                         number_cell(fmt.signed(minus))])
         total = pf2e.stack_modifiers([m for ms in mods.values() for m in ms])
         return Shown(
-            '<table class="odds"><tr><th>종류</th><th>붙은 값</th><th>적용 보너스</th>'
-            f'<th>적용 페널티</th></tr>{"".join(rows)}</table>'
-            f"<p>명중굴림에 더해지는 보너스·페널티 합계: <b>{fmt.signed(total)}</b></p>")
+            Table(["종류", "붙은 값", "적용 보너스", "적용 페널티"], rows).html()
+            + f"<p>명중굴림에 더해지는 보너스·페널티 합계: <b>{fmt.signed(total)}</b></p>")
     return LiveWidget(
         uid, [select(k, _TYPE_KO[k], _MOD_CHOICES[k], "0") for k in _MOD_CHOICES],
         compute, title="보너스와 페널티: 어느 것이 적용되나", plot=False)
@@ -198,6 +191,7 @@ def _rank_level(code: str) -> tuple[str, int]:
     return rank, int(level)
 
 
+@widget_factory
 def ac_widget(uid: str = "pf-ac") -> LiveWidget:
     """AC = 10 + Dex (up to the armor's cap) + proficiency + armor item bonus (+ off-guard)."""
     def compute(dex, cap, item, prof, off_guard):
@@ -224,6 +218,7 @@ def ac_widget(uid: str = "pf-ac") -> LiveWidget:
 
 # --- 4. strike sequence -------------------------------------------------------------------
 
+@widget_factory
 def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
     """Up to three Strikes in one turn: each Strike's own weapon decides the MAP; exact odds."""
     def compute(bonus, ac, agile1, agile2, agile3):
@@ -234,16 +229,17 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
             odds = pf2e.strike_odds(bonus, ac, attack_number=n, agile=a)
             penalty = pf2e.multiple_attack_penalty(n, a)
             weapon = "날렵함" if a else "보통"
-            rows.append(f"<tr><th>{n}격 ({weapon})</th><td>{fmt.signed(penalty)}</td>"
-                        f"<td>{fmt.signed(total)}</td>{_odds_cells(odds)}</tr>")
+            rows.append([f"{n}격 ({weapon})", number_cell(fmt.signed(penalty)),
+                         number_cell(fmt.signed(total)), *_odds_cells(odds)])
             b = _degree_bars(odds, offset=5 * (n - 1))
             xs += b.x
             ps += b.p
             bands += b.band
-        head = _degree_head("<th>공격</th><th>다중 공격 페널티</th><th>최종 보너스</th>")
+        head = _degree_head("공격", "다중 공격 페널티", "최종 보너스")
+        ticks = tuple((5 * (n - 1) + 2.5, f"{n}격") for n in range(1, len(agile) + 1))
         return Shown(f"<p>명중 보너스 {fmt.signed(bonus)}, 대상 AC {ac}</p>"
-                     f'<table class="odds">{head}{"".join(rows)}</table>',
-                     Bars(tuple(xs), tuple(ps), tuple(bands)))
+                     + Table(head, rows).html(),
+                     Bars(tuple(xs), tuple(ps), tuple(bands), ticks))
     return LiveWidget(
         uid, [number("bonus", "명중 보너스 (다중 공격 페널티 전)", 6, 22, 10, step=4),
               number("ac", "대상 AC", 14, 30, 18, step=4),
@@ -251,7 +247,7 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
               toggle("agile2", "2격 무기가 날렵함"),
               toggle("agile3", "3격 무기가 날렵함")],
         compute, title="한 턴의 타격 세 번 (다중 공격 페널티)",
-        x_label="막대 묶음: 왼쪽부터 1격·2격·3격",
+        x_label="타격 (막대 넷: 대성공·성공·실패·대실패)",
         legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))
 
 
@@ -288,6 +284,7 @@ def range_band_widget(uid: str, bands_for: Callable[[object], RangeBands], *,
                       compute, title=title, plot=False)
 
 
+@widget_factory
 def range_widget(uid: str = "pf-range") -> LiveWidget:
     """PF2e range penalty: distance and range increment → penalty, or out of range."""
     return range_band_widget(
@@ -313,6 +310,7 @@ def reach_or_range_bands(weapon: str) -> RangeBands:
 _ENEMY_REACH = {5: "간격 5ft (보통)", 10: "간격 10ft (간격 무기·큰 존재)"}
 
 
+@widget_factory
 def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
     """Can I Strike from here, and if not, how to close in: a Step (5 ft, no reactions) or a
     Stride, whose every 5 ft inside the enemy's reach can trigger its reactions."""
@@ -328,9 +326,9 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
                          "쏠 수 없습니다. 보행으로 다가가야 합니다.</p>")
         reach = int(weapon[5:])
         plan = pf2e.approach_options(distance, reach, enemy_reach)
-        rows = "".join(
-            f"<tr><td>{a}ft → {b}ft</td><td>{'<b>상대 간격 안의 칸을 떠남: 반응 행동을 부를 수 있음</b>' if hot else '간격 밖: 반응 없음'}</td></tr>"
-            for a, b, hot in plan["stride"])
+        rows = [[number_cell(f"{a}ft → {b}ft"),
+                 strong("상대 간격 안의 칸을 떠남: 반응 행동을 부를 수 있음") if hot else "간격 밖: 반응 없음"]
+                for a, b, hot in plan["stride"]]
         hot = sum(1 for *_, h in plan["stride"] if h)
         step = (f"<p><b>한 걸음</b>: {plan['gap']}ft만 다가가면 되므로 한 걸음으로 충분합니다. "
                 "한 걸음은 반응 행동을 부르지 않습니다.</p>" if plan["step"] else
@@ -338,7 +336,7 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
         text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
                 + step + f"<p><b>보행</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
                 f"<b>{hot}번</b>입니다.</p>"
-                f'<table class="odds"><tr><th>5ft 이동</th><th>상대(간격 {enemy_reach}ft)</th></tr>{rows}</table>')
+                + Table(["5ft 이동", f"상대(간격 {enemy_reach}ft)"], rows).html())
         return Shown(text)
     return LiveWidget(
         uid, [select("weapon", "내 무기", _REACH_WEAPONS, "reach5"),
@@ -353,6 +351,7 @@ _CASTER_PROF = {"trained:1": "훈련·1레벨", "trained:5": "훈련·5레벨", 
                 "master:15": "달인·15레벨", "legendary:19": "전설·19레벨"}
 
 
+@widget_factory
 def spell_widget(uid: str = "pf-spell") -> LiveWidget:
     """Spell attack modifier and spell DC, with the odds of a target's saving throw."""
     def compute(ability, prof, save):
@@ -365,8 +364,8 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
             f"<p>주문시전 능력 수정치 {fmt.signed(ability)}, 숙련 {fmt.signed(p)} "
             f"({_e(_CASTER_PROF[prof])}): 주문 명중굴림 <b>d20 {fmt.signed(attack)}</b>, "
             f"<b>주문 DC {dc}</b></p>"
-            f'<table class="odds"><caption>내성 수정치 {fmt.signed(save)}인 대상의 내성굴림 '
-            f"결과</caption>{_degree_head()}<tr>{_odds_cells(odds)}</tr></table>",
+            + Table(_degree_head(), [_odds_cells(odds)], row_heads=False,
+                    caption=f"내성 수정치 {fmt.signed(save)}인 대상의 내성굴림 결과").html(),
             _degree_bars(odds))
     return LiveWidget(
         uid, [number("ability", "주문시전 능력 수정치", 0, 5, 4),

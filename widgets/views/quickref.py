@@ -16,8 +16,8 @@ from .. import trench_crusade as tc
 from .. import underface as uf
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
+from .table import Table
 
-_E = html.escape
 
 
 def _plain(label: str) -> str:
@@ -33,8 +33,10 @@ def _span(lo: int | None, hi: int | None) -> str:
     return str(lo) if lo == hi else f"{lo}~{hi}"
 
 
-class RefTable:
-    """One quick-reference table: a caption, a header row and rows of text cells.
+class RefTable(Table):
+    """One quick-reference table: a caption, a header row and rows of text cells (the one
+    table helper, :class:`~widgets.views.table.Table`; short cells such as ``−2`` or
+    ``5/12 (41.67%)`` stay on one line).
 
     >>> t = RefTable("예", ["가", "나"], [["1", "2"]])
     >>> print(repr(t))
@@ -46,19 +48,7 @@ class RefTable:
     """
 
     def __init__(self, caption: str, header: list[str], rows: list[list[str]], note: str = ""):
-        self.caption, self.header, self.rows, self.note = caption, header, rows, note
-
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{_E(h)}</th>" for h in self.header)
-        body = "".join("<tr>" + "".join(f"<td>{_E(c)}</td>" for c in row) + "</tr>"
-                       for row in self.rows)
-        note = f'<p class="quickref-note">{_E(self.note)}</p>' if self.note else ""
-        return (f'<table class="quickref"><caption>{_E(self.caption)}</caption>'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}")
-
-    def __repr__(self) -> str:
-        lines = [self.caption, " | ".join(self.header)] + [" | ".join(r) for r in self.rows]
-        return "\n".join(lines + ([self.note] if self.note else []))
+        super().__init__(header, rows, caption=caption, note=note, kind="quickref", short=16)
 
 
 # --- Trench Crusade ------------------------------------------------------------------------

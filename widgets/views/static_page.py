@@ -13,43 +13,62 @@ import html as html_lib
 import json
 
 _DIV_CSS = """
-table.odds { border-collapse: collapse; margin: 0.3em 0; font-variant-numeric: tabular-nums; }
+.bk-clearfix { min-width: 0; max-width: 100%; }
+.table-wrap { max-width: 100%; overflow-x: auto; margin: 0.3em 0; }
+table { word-break: keep-all; overflow-wrap: normal; }
+table.odds { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
 table.odds caption { text-align: left; font-weight: bold; }
+td.num, th.num { white-space: nowrap; }
+tr.mark > * { font-weight: bold; background: #fff3d6; color: #18191D; }
+details.cumulative { margin: 0.4em 0; }
+details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0; }
 .widget-error { color: #b00020; font-weight: bold; }
 .live-wait { color: #555; font-style: italic; }
-@media (max-width: 640px) {
-  table.odds { font-size: 0.82em; width: 100%; }
-  table.odds th, table.odds td { padding: 2px 3px; overflow-wrap: anywhere; }
+:host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }
+@media (max-width: 600px) {
+  table.odds { font-size: 0.88em; }
+  table.odds th, table.odds td { padding: 3px 6px; }
+  .table-wrap > table > :is(thead, tbody) > tr > :first-child {
+    position: sticky; left: 0; z-index: 1; background: var(--book-w-bg, #fff); }
+  details.cumulative > summary { min-height: 44px; line-height: 36px; }
 }
 """
 #: Let a long control label wrap above its number box instead of running over the slider.
 _BOX_CSS = "label { white-space: normal; overflow-wrap: anywhere; }"
+#: An answer being recomputed is dimmed (the page script marks it; the status line says why).
+_STALE_CSS = ":host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }"
 
 #: Most bytes of first answers one widget ships; beyond them the engine answers.
 PAGE_DATA_BYTES = 24_000
 #: (grid budget, slider reach) tried in turn until a widget's table fits PAGE_DATA_BYTES.
 _TABLE_SIZES = ((160, None), (60, None), (1, None), (1, 12), (1, 6), (1, 3), (1, 1), (1, 0))
 
-#: The page script's entry point, called by every control (the logic lives in widgets/js/live.js).
-_CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj);"
+#: The page script's entry points, called by every control and by a tap on a bar (the logic
+#: lives in widgets/js/live.js).
+_CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj, attr);"
+_PICKED = "window.LiveBook && window.LiveBook.picked(uid, cb_obj.indices);"
 
 
 def bokeh_layout(widget, table_id: str, filled: bool = True):
     """Bokeh controls, status line, output Div and plot of a widget (models named
     ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status-line``, ``{uid}-out``,
-    ``{uid}-bars``, ``{uid}-bar-plot``: the page script finds them by these names). With
+    ``{uid}-bars``, ``{uid}-bar-plot``, ``{uid}-picked``: the page script finds them by these
+    names). With
     ``filled=False`` the output starts empty and the page script fills it from the page's table
     (the default answer is then stored once in the table, not twice)."""
     from bokeh.layouts import column, row
-    from bokeh.models import (ColumnDataSource, CustomJS, Div, HoverTool, InlineStyleSheet,
-                              Range1d, Select, Slider, Switch, TextInput)
+    from bokeh.models import (ColumnDataSource, CustomJS, Div, FixedTicker, HoverTool,
+                              InlineStyleSheet, Range1d, Select, Slider, Switch, TapTool,
+                              TextInput)
     from bokeh.plotting import figure
 
     first = widget.entry(widget.shown(**widget.defaults()))
     uid = widget.uid
-    callback = CustomJS(args=dict(uid=uid), code=_CHANGED)
+    callback = CustomJS(args=dict(uid=uid, attr="value"), code=_CHANGED)
+    typing = CustomJS(args=dict(uid=uid, attr="value_input"), code=_CHANGED)
     children = []
+    raw_defaults = {c.name: c.key(c.default) for c in widget.controls}
     for c in widget.controls:
         name = f"{uid}-{c.name}"
         if c.kind == "number":
@@ -60,19 +79,29 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
             slider = Slider(title="", show_value=False, start=c.options[0], end=c.options[-1],
                             step=step, value=c.default, name=name, sizing_mode="stretch_width",
                             css_classes=["live-slider"], align="end")
-            box.js_on_change("value_input", callback)
+            box.js_on_change("value_input", typing)
             box.js_on_change("value", callback)
             slider.js_on_change("value", callback)
             children.append(row(box, slider, sizing_mode="stretch_width", name=f"{name}-row"))
+        elif c.kind == "text":
+            box = TextInput(title=c.label, value=str(c.default), name=name,
+                            sizing_mode="stretch_width", css_classes=["live-text"],
+                            stylesheets=[InlineStyleSheet(css=_BOX_CSS)])
+            box.js_on_change("value_input", typing)
+            box.js_on_change("value", callback)
+            children.append(box)
         elif c.kind == "select":
             model = Select(title=c.label, value=c.key(c.default), name=name,
                            options=[(c.key(v), lab) for v, lab in zip(c.options, c.option_labels)])
             model.js_on_change("value", callback)
             children.append(model)
         else:
-            switch = Switch(active=bool(c.default), name=name)
-            switch.js_on_change("active", callback)
-            children.append(row(switch, Div(text=html_lib.escape(c.label)), name=f"{name}-row"))
+            switch = Switch(active=bool(c.default), name=name, align="center")
+            switch.js_on_change("active", CustomJS(args=dict(uid=uid, attr="active"), code=_CHANGED))
+            children.append(row(switch, Div(text=html_lib.escape(c.label), align="center"),
+                                name=f"{name}-row"))
+        # a control shown only with some value of another (the page script keeps it so)
+        children[-1].visible = c.shown_with(raw_defaults)
     children.append(Div(text="", name=f"{uid}-status-line", sizing_mode="stretch_width",
                         css_classes=["live-status"]))
     children.append(Div(text=first["h"] if filled else "", name=f"{uid}-out", sizing_mode="stretch_width",
@@ -83,11 +112,22 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
         yr = Range1d(0, max(first["y"]) * 1.15 or 1)
         fig = figure(height=240, sizing_mode="stretch_width", x_range=xr, y_range=yr,
                      x_axis_label=widget.x_label, y_axis_label=widget.y_label,
-                     toolbar_location=None, tools="", name=f"{uid}-bar-plot")
-        fig.vbar(x="x", top="y", width=0.8, color="c", source=source)
-        fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")]))
+                     toolbar_location=None, tools="", name=f"{uid}-bar-plot",
+                     stylesheets=[InlineStyleSheet(css=_STALE_CSS)])
+        bars = fig.vbar(x="x", top="y", width=0.8, color="c", source=source,
+                        nonselection_fill_alpha=0.45, nonselection_line_alpha=0.45)
+        fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")],
+                                renderers=[bars]))
+        # a tap (a phone has no hover) shows the bar's exact value on the line under the plot
+        fig.add_tools(TapTool(renderers=[bars]))
+        source.selected.js_on_change("indices", CustomJS(args=dict(uid=uid), code=_PICKED))
         fig.xaxis.minor_tick_line_color = None
+        if "k" in first:   # the bars are outcomes: name them on the axis
+            fig.xaxis.ticker = FixedTicker(ticks=[x for x, _ in first["k"]])
+            fig.xaxis.major_label_overrides = {x: label for x, label in first["k"]}
         children.append(fig)
+        children.append(Div(text="", name=f"{uid}-picked", sizing_mode="stretch_width",
+                            css_classes=["live-picked"]))
         if widget.legend:
             children.append(Div(text=widget.legend_html(), name=f"{uid}-legend"))
     return column(*children, sizing_mode="stretch_width", name=f"{uid}-root")
@@ -108,8 +148,10 @@ def page_data(widget) -> dict:
         if len(_json(packed).encode()) <= PAGE_DATA_BYTES:
             break
     return {"uid": widget.uid, "names": [c.name for c in widget.controls],
-            "labels": [c.label for c in widget.controls],
-            "kinds": [c.kind for c in widget.controls], "origin": widget.origin, **packed}
+            "labels": [c.label for c in widget.controls], "xl": widget.x_label,
+            "kinds": [c.kind for c in widget.controls], "origin": widget.origin,
+            "when": [[c.when[0], list(c.when[1])] if c.when else None for c in widget.controls],
+            **packed}
 
 
 def static_html(widget) -> str:
@@ -140,7 +182,7 @@ def lazy_html(uid: str, layout, title: str = "", placeholder: str = "", data: di
     head = f'<p class="live-title">{html_lib.escape(title)}</p>' if title else ""
     extra = (f'<script type="application/json" class="live-data">{_json(data)}</script>'
              if data is not None else "")
-    return (f'<div class="live-widget" data-live="{uid}" data-table="{table_id}">{head}'
+    return (f'<div class="live-widget" id="{uid}" data-live="{uid}" data-table="{table_id}">{head}'
             f'<div class="live-mount"><div class="live-placeholder">{placeholder}</div></div>'
             f'<script type="application/json" class="live-doc">{_json(doc)}</script>{extra}</div>')
 
@@ -163,7 +205,7 @@ def _packed(table: dict[str, dict]) -> dict:
         hi = texts.setdefault(entry["h"], len(texts))
         bi = -1
         if "x" in entry:
-            plot = {k: entry[k] for k in "xyct"}
+            plot = {k: entry[k] for k in "xyctk" if k in entry}
             sig = json.dumps(plot, sort_keys=True)
             if sig not in bars:
                 bars[sig] = len(bar_list)

@@ -7,7 +7,8 @@ from fractions import Fraction
 from .. import dice
 from .. import trench_crusade as tc
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
+from .table import Table
 
 _SUCCESS_LABEL = {key: label for key, label, _, _ in tc.SUCCESS_CHART}
 _INJURY_LABEL = {key: label for key, label, _, _ in tc.INJURY_CHART}
@@ -51,6 +52,7 @@ def _success_shown(net: int, modifier: int) -> Shown:
     return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
 
 
+@widget_factory
 def success_widget(uid: str = "tc-success") -> LiveWidget:
     """Success roll chart: odds of failure/success/critical for any net ±DICE and modifier."""
     return LiveWidget(
@@ -59,6 +61,7 @@ def success_widget(uid: str = "tc-success") -> LiveWidget:
         title="성공 굴림 확률", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
 
 
+@widget_factory
 def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
     """±DICE: cancel +DICE against −DICE, then show the kept-2 distribution."""
     def compute(plus, minus):
@@ -78,24 +81,15 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
         legend=_SUCCESS_LEGEND)
 
 
-def worked_examples_html(rows: list[tuple[str, str, str]]) -> str:
-    """A small table of worked examples: (situation, input, result computed by the library)."""
-    body = "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(b)}</td>"
-                   f"<td><b>{html.escape(c)}</b></td></tr>" for a, b, c in rows)
-    return ('<table class="worked"><tr><th>상황</th><th>입력</th><th>결과</th></tr>'
-            f"{body}</table>")
-
-
-class WorkedExamples:
-    """Displays worked examples as a table (html) and as text (for nbval)."""
+class WorkedExamples(Table):
+    """Worked examples of the source, each (situation, input, result computed by the library),
+    drawn by the one table helper; the text form (for nbval) is the rows alone."""
 
     def __init__(self, rows: list[tuple[str, str, str]]):
-        self.rows = rows
+        super().__init__(["상황", "입력", "결과"], rows, kind="worked", row_heads=False,
+                         strong_columns=(2,))
 
-    def _repr_html_(self) -> str:
-        return worked_examples_html(self.rows)
-
-    def __repr__(self) -> str:
+    def text(self) -> str:
         return "\n".join(" | ".join(r) for r in self.rows)
 
 
@@ -118,6 +112,7 @@ _ROLL_KINDS = {"success": ("성공 굴림", 2), "injury": ("부상 굴림", 2),
 DICE_TO_BRING = 8
 
 
+@widget_factory
 def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
     """What you need: how many D6 one roll throws (kept + |±DICE|) against the 8 to bring, and
     the D3 read off a D6."""
@@ -138,12 +133,11 @@ def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
         compute, title="한 번에 굴리는 주사위 수", x_label="남긴 눈의 합계")
 
 
-_D3_TABLE = ('<table class="odds"><caption>D3가 없을 때: D6 눈을 D3로 읽기</caption>'
-             "<tr><th>D6 눈</th>" + "".join(f"<td>{f}</td>" for f in range(1, 7)) + "</tr>"
-             "<tr><th>D3 값</th>" + "".join(f"<td>{tc.d3_from_d6_face(f)}</td>" for f in range(1, 7))
-             + "</tr></table>")
+_D3_TABLE = Table([], [["D6 눈", *range(1, 7)], ["D3 값", *(tc.d3_from_d6_face(f) for f in range(1, 7))]],
+                  caption="D3가 없을 때: D6 눈을 D3로 읽기").html()
 
 
+@widget_factory
 def activation_widget(uid: str = "tc-activation") -> LiveWidget:
     """Turns and activations: who starts and the alternating order."""
     def compute(models_a, models_b):
@@ -173,6 +167,7 @@ def activation_widget(uid: str = "tc-activation") -> LiveWidget:
 _RISKY = {"dash": "약진", "climb": "등반", "fire_step": "참호 발판 등반", "dash_climb": "약진 후 등반"}
 
 
+@widget_factory
 def risky_widget(uid: str = "tc-risky") -> LiveWidget:
     """Risky actions: the chance that the activation goes on."""
     def compute(action, dice, modifier):
@@ -183,14 +178,17 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
         else:
             text = (f"<p>성공 굴림 {count}번(각각 7 이상)이 모두 성공해야 조작이 이어집니다.</p>")
         rows = [("조작이 이어질 확률", goes_on), ("조작이 끝날 확률", 1 - goes_on)]
-        bars = Bars((0, 1), (1 - goes_on, goes_on), ("failure", "success"))
+        bars = Bars.outcomes({"stop": 1 - goes_on, "go": goes_on},
+                             {"stop": "조작 종료", "go": "계속"},
+                             {"stop": "failure", "go": "success"}, start=0)
         return Shown(text + fmt.odds_table(rows), bars)
     return LiveWidget(
         uid, [select("action", "행동", _RISKY, "dash"), number("dice", "순 ±DICE", -3, 3, 0),
               number("modifier", "보정치", -2, 2, 0)],
-        compute, title="위험한 행동", x_label="0 = 조작 종료, 1 = 계속")
+        compute, title="위험한 행동", x_label="조작")
 
 
+@widget_factory
 def charge_widget(uid: str = "tc-charge") -> LiveWidget:
     """Charge reach: Movement + D6 against the distance to the target."""
     def compute(movement, distance):
@@ -210,16 +208,16 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
         compute, title="돌격 도달 확률", x_label="D6 눈")
 
 
+@widget_factory
 def markers_widget(uid: str = "tc-markers") -> LiveWidget:
     """How spending blood and blessing markers moves the success-roll odds."""
     def compute(base, blood, blessing):
         after = tc.markers_to_dice(base, blood, blessing)
         before_odds, after_odds = tc.success_odds(base), tc.success_odds(after)
-        rows = "".join(
-            f"<tr><th>{html.escape(_SUCCESS_LABEL[k])}</th><td>{fmt.prob(before_odds[k])}</td>"
-            f"<td>{fmt.prob(after_odds[k])}</td></tr>" for k in before_odds)
+        table = Table(["", "쓰기 전", "쓴 뒤"], [[_SUCCESS_LABEL[k], before_odds[k], after_odds[k]]
+                                             for k in before_odds])
         text = (f"<p>행동의 ±DICE {fmt.signed(base)} → 표식을 쓴 뒤 {fmt.signed(after)}</p>"
-                f'<table class="odds"><tr><th></th><th>쓰기 전</th><th>쓴 뒤</th></tr>{rows}</table>')
+                + table.html())
         dist = tc.success_roll(after)
         return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
     return LiveWidget(
@@ -230,18 +228,21 @@ def markers_widget(uid: str = "tc-markers") -> LiveWidget:
         legend=_SUCCESS_LEGEND)
 
 
+@widget_factory
 def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
                   default_bloodbath: bool = False) -> LiveWidget:
     """Injury roll (supplementary chart) with ±DICE, bloodbath and armour."""
     armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
-    def compute(dice, armour, shield, bloodbath):
+    def compute(dice, armour, shield, bloodbath, weapon_mod):
         total_armour = armour + (tc.TRENCH_SHIELD if shield else 0)
-        dist = tc.injury_roll(dice, total_armour, 0, bloodbath)
-        odds = tc.injury_odds(dice, total_armour, 0, bloodbath)
+        dist = tc.injury_roll(dice, total_armour, weapon_mod, bloodbath)
+        odds = tc.injury_odds(dice, total_armour, weapon_mod, bloodbath)
         kept = 3 if bloodbath else 2
         armour_text = (f"갑옷 {fmt.josa(total_armour, '을/를')} 뺍니다" if total_armour
                        else "갑옷이 없어 빼는 값은 없습니다")
+        if weapon_mod:
+            armour_text += f", 무기의 부상 보정치 {fmt.signed(weapon_mod)}"
         text = (f"<p>{_dice_label(dice)}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
                 + fmt.odds_table([(_INJURY_LABEL[k], p) for k, p in odds.items()],
                                  "부상 판정 결과 (보충 규칙)"))
@@ -250,7 +251,8 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
         uid, [number("dice", "부상 굴림 순 ±DICE", -3, 3, default_dice),
               select("armour", "갑옷", armour_choices, 0),
               toggle("shield", "참호 방패 (−1)"),
-              toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath)],
+              toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath),
+              number("weapon_mod", "무기의 부상 보정치 (무기 카드)", -2, 2, 0)],
         compute, title="부상 굴림 분포", x_label="부상 굴림 합계",
         legend=_INJURY_LEGEND)
 
@@ -259,6 +261,7 @@ _FRACTION_USES = {"count": "개수 (미니어처·표식·주사위: 정수만)"
                   "distance": "거리 (인치: 소수도 씀)"}
 
 
+@widget_factory
 def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
     """Fractions: a division applied where only whole numbers fit rounds up; where fractions
     fit (a measured distance) it stays as it is."""
@@ -279,36 +282,44 @@ def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
 
 _ATTACK_RESULT_BAND = {"miss": "muted", **_INJURY_BAND, "no_effect": "neutral"}
 _ATTACK_LABEL = {"miss": "빗나감 (성공 굴림 실패)", **_INJURY_LABEL}
+#: Short names of the attack results under the bars.
+_ATTACK_AXIS = {k: label.split(" (")[0].split(":")[0] for k, label in _ATTACK_LABEL.items()}
 
 
+@widget_factory
 def attack_widget(uid: str = "tc-attack") -> LiveWidget:
     """One attack from the success roll to the injury chart: a critical success adds +1 DICE to
     the injury roll."""
     armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
-    def compute(dice, armour, target_down):
-        roll = tc.success_odds(dice)
-        odds = tc.attack_odds(dice, armour, target_down)
-        base = 1 if target_down else 0
+    def compute(dice, armour, target_down, hit_mod, injury_dice, injury_mod):
+        roll = tc.success_odds(dice, hit_mod)
+        odds = tc.attack_odds(dice, armour, target_down, injury_dice, hit_mod, injury_mod)
+        base = injury_dice + (1 if target_down else 0)
         def how(net):
             return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
         text = (f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
                 f"대성공하면 {how(base + 1)} 굴립니다"
-                + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "") + ". "
+                + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "")
+                + (f", 부상 굴림 합계에 {fmt.signed(injury_mod)}" if injury_mod else "") + ". "
                 f"성공 {fmt.prob(roll['success'])}, 대성공 {fmt.prob(roll['critical'])}.</p>"
                 + fmt.odds_table([(_ATTACK_LABEL[k], odds[k]) for k in tc.ATTACK_RESULTS],
                                  "공격 한 번의 최종 결과 (부상 판정표는 보충 규칙)"))
-        bars = Bars(tuple(range(len(tc.ATTACK_RESULTS))), tuple(odds[k] for k in tc.ATTACK_RESULTS),
-                    tuple(_ATTACK_RESULT_BAND[k] for k in tc.ATTACK_RESULTS))
+        bars = Bars.outcomes({k: odds[k] for k in tc.ATTACK_RESULTS}, _ATTACK_AXIS,
+                             _ATTACK_RESULT_BAND, start=0)
         return Shown(text, bars)
     return LiveWidget(
         uid, [number("dice", "공격의 순 ±DICE", -2, 2, 0),
               select("armour", "대상의 갑옷", armour_choices, 0),
-              toggle("target_down", "대상이 이미 중상")],
+              toggle("target_down", "대상이 이미 중상"),
+              number("hit_mod", "무기의 명중 보정치 (무기 카드)", -1, 1, 0),
+              number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),
+              number("injury_mod", "무기의 부상 보정치 (무기 카드)", -1, 1, 0)],
         compute, title="공격 한 번: 성공 굴림에서 부상까지",
-        x_label="0 빗나감 · 1 효과 없음 · 2 경상 · 3 중상 · 4 전투 불능")
+        x_label="공격의 결과")
 
 
+@widget_factory
 def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
     """Ranged modifiers (supplementary): long range, cover, elevation → DICE → odds."""
     ranges = {12: '12"', 18: '18"', 24: '24"', 36: '36"'}

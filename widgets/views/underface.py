@@ -12,31 +12,25 @@ from .. import underface as uf
 from ..damage import DB_OPTIONS
 from ..ranges import RangeBands
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle
+from .live import Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
+from .table import Table, number_cell
+from ..damage import parse_damage
+from ..errors import RuleInputError
+from .live import normalise_typed
 from .trench_crusade import WorkedExamples
 
 _E = html.escape
-_NOWRAP = ' style="white-space: nowrap"'
 
 # --- display objects: tables rendered from the library data ---------------------------
 
 
-class HtmlTable:
-    """A rules table built from library data: ``_repr_html_`` for the book, text for nbval."""
+class HtmlTable(Table):
+    """A rules table built from library data (the one table helper, :class:`Table`): short
+    cells (numbers, dice) stay on one line."""
 
     def __init__(self, header: list[str], rows: list[list[str]], caption: str = ""):
-        self.header, self.rows, self.caption = header, rows, caption
-
-    def _repr_html_(self) -> str:
-        cap = f"<caption>{_E(self.caption)}</caption>" if self.caption else ""
-        head = "".join(f"<th>{_E(h)}</th>" for h in self.header)
-        body = "".join("<tr>" + "".join(f"<td{_NOWRAP if len(c) <= 12 else ''}>{_E(c)}</td>"
-                                        for c in row) + "</tr>" for row in self.rows)
-        return f'<table class="uf-table">{cap}<tr>{head}</tr>{body}</table>'
-
-    def __repr__(self) -> str:
-        lines = ([self.caption] if self.caption else []) + [" | ".join(self.header)]
-        return "\n".join(lines + [" | ".join(r) for r in self.rows])
+        super().__init__(header, rows, caption=caption, kind="uf-table", row_heads=False,
+                         short=12)
 
 
 def melee_table() -> HtmlTable:
@@ -105,14 +99,14 @@ _CHECK_BAND = {"special": "critical", "success": "success", "failure": "failure"
 
 
 def _check_bars(odds: dict[str, Fraction]) -> Bars:
-    return Bars(tuple(range(1, len(odds) + 1)), tuple(odds.values()),
-                tuple(_CHECK_BAND[k] for k in odds))
+    return Bars.outcomes(odds, uf.CHECK_LABELS, _CHECK_BAND)
 
 
 def _check_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
     return [(uf.CHECK_LABELS[k], p) for k, p in odds.items()]
 
 
+@widget_factory
 def turn_order_widget(uid: str = "uf-order") -> LiveWidget:
     """Turn order of one round for three characters (DEX, weapon kind, PC/NPC, waiting)."""
     controls = []
@@ -136,6 +130,7 @@ def turn_order_widget(uid: str = "uf-order") -> LiveWidget:
     return LiveWidget(uid, controls, compute, title="턴 순서 만들기", plot=False)
 
 
+@widget_factory
 def movement_widget(uid: str = "uf-move") -> LiveWidget:
     """Walk or run: the kind of move, and the next action's odds (hard after running)."""
     def compute(mov, distance, skill):
@@ -151,7 +146,7 @@ def movement_widget(uid: str = "uf-move") -> LiveWidget:
         uid, [number("mov", "MOV", 6, 10, 8, step=2), number("distance", "이동 거리 (m)", 0, 30, 12, step=2),
               number("skill", "이 턴에 쓸 기능 (%)", 30, 90, 60, step=10)],
         compute, title="걷기와 달리기",
-        x_label="1 스페셜 · 2 보통 성공 · 3 보통 실패 · 4 펌블")
+        x_label="다음 판정의 결과")
 
 
 #: Defence choices of the hit widget: dodge in each armour penalty class, parry, none.
@@ -161,6 +156,7 @@ def _defence_choices() -> dict[str, str]:
         groups.setdefault(a.penalty, []).append(a.name)
     choices = {f"dodge:{names[0]}": f"회피 — {'·'.join(names)} ({uf.ARMOR[names[0]].penalty_label})"
                for names in groups.values()}
+    choices[f"dodge:{CUSTOM}"] = "회피 — 직접 입력한 방어구 (불이익을 아래에 입력)"
     choices["parry"] = "막기: 근접 무기 (방어구 불이익 없음)"
     choices["shield"] = "막기: 방패 (방패 기능)"
     choices["none"] = "방어할 수 없음 (총기·에너지 무기)"
@@ -177,11 +173,14 @@ _OUTCOME_BAND = {"attacker_wins": "success", "attacker_wins_special": "critical"
                  "both_fail": "muted"}
 
 
+@widget_factory
 def hit_widget(uid: str = "uf-hit") -> LiveWidget:
     """The hit check: attack skill against parry or dodge as an opposed check."""
-    def compute(attack, defense, defence, attack_hard, defense_hard):
+    def compute(attack, defense, defence, penalty_points, attack_hard, defense_hard):
         a_target = uf.effective_target(attack, hard=attack_hard)
         penalty = defence.split(":", 1)[1] if defence.startswith("dodge:") else 0
+        if penalty == CUSTOM:
+            penalty = penalty_points
         if defence == "none":
             odds = uf.opposed_odds(attack, None, attack_hard=attack_hard)
             d_text = "방어 굴림 없음: 공격 판정이 성공하면 명중"
@@ -192,37 +191,93 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
             d_text = f"{'회피' if defence.startswith('dodge:') else '막기'} {d_target}"
         rows = [(HIT_SHORT[k], p) for k, p in odds.items()]
         text = f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows)
-        bars = Bars(tuple(range(1, 6)), tuple(odds.values()),
-                    tuple(_OUTCOME_BAND[k] for k in odds))
+        bars = Bars.outcomes(odds, HIT_SHORT, _OUTCOME_BAND)
         return Shown(text, bars)
     return LiveWidget(
         uid, [number("attack", "공격 기능 (%)", 40, 80, 60, step=10),
               number("defense", "방어 기능 (%)", 40, 80, 60, step=10),
-              select("defence", "방어 방법", _defence_choices(), "dodge:평상복"),
+              defence := select("defence", "방어 방법", _defence_choices(), "dodge:평상복"),
+              number("penalty_points", "방어구의 신체 판정 불이익 (%, 직접 입력)", 0, 30, 10,
+                     step=5).only_when(defence, f"dodge:{CUSTOM}"),
               toggle("attack_hard", "공격이 어려움 난이도"),
               toggle("defense_hard", "방어가 어려움 난이도")],
         compute, title="명중 판정: 공격 대 막기·회피",
-        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+        x_label="명중 판정의 결과")
 
 
-def _weapon_choices(shields: bool = True, grouped: bool = False) -> dict[str, str]:
-    """Weapons by name; ``grouped``: one entry per damage expression (value: its first weapon)."""
+def _weapon_choices(shields: bool = True, grouped: bool = False,
+                    custom: bool = False) -> dict[str, str]:
+    """Weapons by name; ``grouped``: one entry per damage expression (value: its first weapon);
+    ``custom`` adds 「직접 입력」 for the table's own weapon (source 4.7.1: the GM may add them)."""
     table = {**uf.MELEE_WEAPONS, **uf.RANGED_WEAPONS, **(uf.SHIELDS if shields else {})}
     if not grouped:
-        return {name: f"{name} ({w.damage})" for name, w in table.items()}
-    groups: dict[str, list[str]] = {}
-    for name, w in table.items():
-        groups.setdefault(w.damage, []).append(name)
-    return {names[0]: f"{'·'.join(names)} ({damage})" for damage, names in groups.items()}
+        choices = {name: f"{name} ({w.damage})" for name, w in table.items()}
+    else:
+        groups: dict[str, list[str]] = {}
+        for name, w in table.items():
+            groups.setdefault(w.damage, []).append(name)
+        choices = {names[0]: f"{'·'.join(names)} ({damage})" for damage, names in groups.items()}
+    return {**choices, CUSTOM: "직접 입력 (하우스 룰 무기)"} if custom else choices
 
 
-def _armor_choices() -> dict[str, str]:
-    """Armour by 방어 점수 (names sharing a value share one entry; the value is the first name)."""
+def _armor_choices(custom: bool = False) -> dict[str, str]:
+    """Armour by 방어 점수 (names sharing a value share one entry; the value is the first name);
+    ``custom`` adds 「직접 입력」 for the table's own armour (source 4.7.2: the GM may add armour)."""
     groups: dict[int, list[str]] = {}
     for a in uf.ARMOR.values():
         groups.setdefault(a.armor_value, []).append(a.name)
-    return {names[0]: f"{'·'.join(names)} (방어 점수 {uf.ARMOR[names[0]].armor_value})"
-            for names in groups.values()}
+    choices = {names[0]: f"{'·'.join(names)} (방어 점수 {uf.ARMOR[names[0]].armor_value})"
+               for names in groups.values()}
+    return {**choices, CUSTOM: "직접 입력 (하우스 룰 방어구)"} if custom else choices
+
+
+# --- house-rule equipment (source 4.7.1–4.7.3: the GM may add or change weapons, armour and
+# shields): 「직접 입력」 in the menus, with the values shown only while it is chosen ----------
+
+#: The menu key of 「직접 입력」.
+CUSTOM = "custom"
+#: How a house-rule weapon adds the damage bonus.
+_DB_MODES = {"full": "DB를 더함 (근접 무기)", "half": "½DB를 더함 (던지는 무기 등)",
+             "none": "더하지 않음 (총기 등)"}
+_DB_TERMS = {"full": "+DB", "half": "+½DB", "none": ""}
+
+
+def custom_weapon_controls(menu) -> list:
+    """The controls of a house-rule weapon, shown while ``menu`` says 「직접 입력」: its damage
+    (dice and constants, as the weapon tables write them) and how it adds the DB."""
+    return [text("damage", "무기의 피해 (직접 입력, 예: 1D8+1)", "1D8+1", ("1D6+2", "2D6"))
+            .only_when(menu, CUSTOM),
+            select("db_mode", "DB를 더하는 방식", _DB_MODES, "full").only_when(menu, CUSTOM)]
+
+
+def weapon_expression(weapon: str, damage: str, db_mode: str) -> str:
+    """The weapon the library is asked about: a table name, or a house-rule weapon's damage
+    expression with its DB term (``1D8+1+DB``); the damage must not name the DB itself.
+
+    >>> weapon_expression("숏소드", "1D8", "full"), weapon_expression(CUSTOM, "1d8 + 1", "half")
+    ('숏소드', '1D8+1+½DB')
+    """
+    if weapon != CUSTOM:
+        return weapon
+    if "DB" in normalise_typed(str(damage)).upper():
+        raise RuleInputError("write the house-rule weapon's damage without DB; choose how it adds "
+                             "the DB from the menu",
+                             "무기의 피해에는 DB를 쓰지 말고, 「DB를 더하는 방식」에서 고르세요.")
+    return str(parse_damage(normalise_typed(damage), allow_db=False)) + _DB_TERMS[db_mode]
+
+
+def custom_armor_controls(menu) -> list:
+    """The 방어 점수 of a house-rule armour, shown while ``menu`` says 「직접 입력」."""
+    return [number("armor_points", "방어 점수 (직접 입력)", 0, 8, 3).only_when(menu, CUSTOM)]
+
+
+def armor_value(armor: str, armor_points: int) -> str | int:
+    """A table name, or a house-rule armour's 방어 점수.
+
+    >>> armor_value("가죽 갑옷", 5), armor_value(CUSTOM, 5)
+    ('가죽 갑옷', 5)
+    """
+    return armor_points if armor == CUSTOM else armor
 
 
 def _db_choices(keys=None) -> dict[str, str]:
@@ -238,17 +293,23 @@ def _damage_band(v: int) -> str:
     return "muted" if v == 0 else "neutral"
 
 
+@widget_factory
 def damage_widget(uid: str = "uf-damage") -> LiveWidget:
     """Exact distribution of the HP one hit takes through armour (special on/off)."""
-    def compute(weapon, db, armor, special):
-        dist = uf.damage_distribution(weapon, armor, db, special)
-        text = (f"<p>평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}, "
+    def compute(weapon, damage, db_mode, db, armor, armor_points, special):
+        used = weapon_expression(weapon, damage, db_mode)
+        dist = uf.damage_distribution(used, armor_value(armor, armor_points), db, special)
+        house = f"<p>직접 입력한 무기: {_E(used)}</p>" if weapon == CUSTOM else ""
+        text = (house + f"<p>평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}, "
                 f"피해 0: <b>{fmt.prob(dist.probability(0))}</b></p>" + _DB_NOTE)
         return Shown(text, Bars.from_dist(dist, _damage_band))
+    weapon = select("weapon", "무기", _weapon_choices(shields=False, grouped=True, custom=True),
+                    "숏소드")
+    armor = select("armor", "대상의 방어구", _armor_choices(custom=True), "가죽 갑옷")
     return LiveWidget(
-        uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "숏소드"),
+        uid, [weapon, *custom_weapon_controls(weapon),
               select("db", "피해 보너스 (DB)", _db_choices(), "0"),
-              select("armor", "대상의 방어구", _armor_choices(), "가죽 갑옷"),
+              armor, *custom_armor_controls(armor),
               toggle("special", "스페셜 명중")],
         compute, title="피해와 방어구", x_label="HP 감소량")
 
@@ -257,10 +318,12 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
 HP_SHORT = {"standing": "버팀", "unconscious": "기절", "at_death_threshold": "사망 임계 이하"}
 
 
+@widget_factory
 def hp_widget(uid: str = "uf-hp") -> LiveWidget:
     """One hit against a target's current and maximum HP: standing, out, at the death threshold."""
-    def compute(weapon, db, armor, special, hp, max_hp):
-        states = uf.hit_hp_states(weapon, hp, max_hp, armor, db, special)
+    def compute(weapon, damage, db_mode, db, armor, armor_points, special, hp, max_hp):
+        states = uf.hit_hp_states(weapon_expression(weapon, damage, db_mode), hp, max_hp,
+                                  armor_value(armor, armor_points), db, special)
         rows = [(HP_SHORT[k], p) for k, p in states.items()]
         text = (f"<p>HP {hp}/{max_hp}, 사망 임계 {fmt.signed(uf.death_threshold(max_hp))}</p>"
                 + fmt.odds_table(rows) + _DB_NOTE)
@@ -268,30 +331,37 @@ def hp_widget(uid: str = "uf-hp") -> LiveWidget:
             text += ("<p>사망 임계 이하가 된 PC는 자기 턴마다 인내 판정을 합니다. 인내 판정의 목표치는 "
                      "원문에 없어 이 책은 그 확률을 계산하지 않습니다(<b>가정</b>이 필요한 부분).</p>")
         return Shown(text)
+    weapon = select("weapon", "무기", _weapon_choices(shields=False, grouped=True, custom=True),
+                    "브로드 소드")
+    armor = select("armor", "대상의 방어구", _armor_choices(custom=True), "가죽 갑옷")
     return LiveWidget(
-        uid, [select("weapon", "무기", _weapon_choices(shields=False, grouped=True), "브로드 소드"),
+        uid, [weapon, *custom_weapon_controls(weapon),
               select("db", "피해 보너스 (DB)", _db_choices(("0", "+1D4")), "+1D4"),
-              select("armor", "대상의 방어구", _armor_choices(), "가죽 갑옷"),
+              armor, *custom_armor_controls(armor),
               toggle("special", "스페셜 명중"),
               number("hp", "대상의 현재 HP", 6, 12, 12, step=6),
               number("max_hp", "대상의 최대 HP", 12, 16, 12, step=4)],
         compute, title="한 방을 맞은 뒤의 상태", plot=False)
 
 
+@widget_factory
 def special_widget(uid: str = "uf-special") -> LiveWidget:
     """Normal against special damage of one weapon (before armour)."""
-    def compute(weapon, db):
-        normal = uf.damage_distribution(weapon, 0, db, False)
-        special = uf.damage_distribution(weapon, 0, db, True)
-        text = (f"<p>{_E(weapon)} {_E(uf.WEAPONS[weapon].damage)}, DB {_E(DB_OPTIONS[db].label)}</p>"
-                f'<table class="odds"><tr><th></th><th>보통 명중</th><th>스페셜 명중</th></tr>'
-                f"<tr><th>평균 피해</th><td>{fmt.approx(normal.mean())}</td>"
-                f"<td>{fmt.approx(special.mean())}</td></tr>"
-                f"<tr><th>범위</th><td>{normal.min}~{normal.max}</td>"
-                f"<td>{special.min}~{special.max}</td></tr></table>" + _DB_NOTE)
+    def compute(weapon, damage, db_mode, db):
+        used = weapon_expression(weapon, damage, db_mode)
+        normal = uf.damage_distribution(used, 0, db, False)
+        special = uf.damage_distribution(used, 0, db, True)
+        table = Table(["", "보통 명중", "스페셜 명중"], [
+            ["평균 피해", number_cell(fmt.approx(normal.mean())), number_cell(fmt.approx(special.mean()))],
+            ["범위", number_cell(f"{normal.min}~{normal.max}"),
+             number_cell(f"{special.min}~{special.max}")]])
+        name = ("직접 입력한 무기", used) if weapon == CUSTOM else (weapon, uf.WEAPONS[weapon].damage)
+        text = (f"<p>{_E(name[0])} {_E(name[1])}, DB {_E(DB_OPTIONS[db].label)}</p>"
+                + table.html() + _DB_NOTE)
         return Shown(text, Bars.from_dist(special, lambda v: "critical"))
+    weapon = select("weapon", "무기·방패", _weapon_choices(custom=True), "배틀 액스")
     return LiveWidget(
-        uid, [select("weapon", "무기", _weapon_choices(), "배틀 액스"),
+        uid, [weapon, *custom_weapon_controls(weapon),
               select("db", "피해 보너스 (DB)", _db_choices(), "+1D4")],
         compute, title="스페셜 명중의 피해 (방어구 빼기 전)", x_label="스페셜 명중의 피해")
 
@@ -300,6 +370,7 @@ def special_widget(uid: str = "uf-special") -> LiveWidget:
 RANGE_EXAMPLE = dict(attack=60, defense=60)
 
 
+@widget_factory
 def range_widget(uid: str = "uf-range") -> LiveWidget:
     """A shot: the range decides the shooter's difficulty, the weapon and the target's answer
     decide whether and how hard the target may defend (``uf.ranged_hit_odds``)."""
@@ -320,7 +391,7 @@ def range_widget(uid: str = "uf-range") -> LiveWidget:
         text = (f"<p>{_E(weapon)}, {distance}m: 쏘는 쪽 <b>{_E(uf.RANGE_LABELS[difficulty])}</b>. "
                 f"맞는 쪽: {defence}. 명중 확률 <b>{fmt.prob(hit)}</b></p>"
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()]))
-        bars = Bars(tuple(range(1, 6)), tuple(odds.values()), tuple(_OUTCOME_BAND[k] for k in odds))
+        bars = Bars.outcomes(odds, HIT_SHORT, _OUTCOME_BAND)
         return Shown(text, bars)
     return LiveWidget(
         uid, [select("weapon", "사격 무기", {n: f"{n} ({w.range_m}m)"
@@ -328,13 +399,14 @@ def range_widget(uid: str = "uf-range") -> LiveWidget:
               number("distance", "대상까지 거리 (m)", 0, 200, 125, step=25),
               select("response", "맞는 쪽의 대응", uf.RANGED_RESPONSES, "shield")],
         compute, title=f"사정거리와 방어: 사격 기능 {ex['attack']}, 방어 기능 {ex['defense']}",
-        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+        x_label="명중 판정의 결과")
 
 
 #: The melee attacker of the armour widget.
 ARMOR_EXAMPLE = dict(attack=60)
 
 
+@widget_factory
 def armor_widget(uid: str = "uf-armor") -> LiveWidget:
     """Armour's trade-off: its 방어 점수 lowers the damage, its penalty lowers the dodge."""
     ex = ARMOR_EXAMPLE
@@ -344,18 +416,18 @@ def armor_widget(uid: str = "uf-armor") -> LiveWidget:
         bare = uf.hp_loss_per_attack(weapon, ex["attack"], dodge, "평상복")
         target = uf.effective_target(dodge, penalty=armor)
         a = uf.ARMOR[armor]
-        rows = (f"<tr><th>회피 목표치</th><td>{dodge}</td><td>{target}</td></tr>"
-                f"<tr><th>방어 점수</th><td>0</td><td>{a.armor_value}</td></tr>"
-                f"<tr><th>HP를 하나도 잃지 않을 확률</th><td>{fmt.prob(bare.probability(0))}</td>"
-                f"<td>{fmt.prob(loss.probability(0))}</td></tr>"
-                f"<tr><th>공격 한 번에 잃는 HP 평균</th><td>{fmt.approx(bare.mean())}</td>"
-                f"<td>{fmt.approx(loss.mean())}</td></tr>")
+        table = Table(["", "평상복", armor], [
+            ["회피 목표치", dodge, target],
+            ["방어 점수", 0, a.armor_value],
+            ["HP를 하나도 잃지 않을 확률", bare.probability(0), loss.probability(0)],
+            ["공격 한 번에 잃는 HP 평균", number_cell(fmt.approx(bare.mean())),
+             number_cell(fmt.approx(loss.mean()))]])
         verdict = ("이 방어구가 평상복보다 덜 다칩니다" if loss.mean() < bare.mean() else
                    "회피가 떨어지는 만큼 평상복보다 더 다칩니다" if loss.mean() > bare.mean() else
                    "평상복과 같습니다")
         text = (f"<p>{_E(armor)}: 회피에 {_E(a.penalty_label)}, 피해 −{a.armor_value}. "
                 f"공격 기능 {ex['attack']}인 상대의 {_E(weapon)} 공격 한 번을 회피할 때 {verdict}.</p>"
-                f'<table class="odds"><tr><th></th><th>평상복</th><th>{_E(armor)}</th></tr>{rows}</table>')
+                + table.html())
         return Shown(text, Bars.from_dist(loss, _damage_band))
     return LiveWidget(
         uid, [select("armor", "방어구", {n: f"{n} (방어 점수 {a.armor_value}, {a.penalty_label})"
@@ -366,6 +438,7 @@ def armor_widget(uid: str = "uf-armor") -> LiveWidget:
         x_label="공격 한 번에 잃는 HP (0 = 빗나감·회피·막힘)")
 
 
+@widget_factory
 def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
     """Natural recovery: weeks until an unconscious character wakes (HP 1 or more)."""
     def compute(hp):
@@ -379,6 +452,7 @@ def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
                       title="자연 회복으로 깨어나기까지", x_label="걸리는 주 수")
 
 
+@widget_factory
 def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
     """First aid: HP after repeated tries on an unconscious character, chance to wake."""
     def compute(hp, skill, attempts):

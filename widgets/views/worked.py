@@ -20,7 +20,7 @@ from ..errors import require_int
 from ..grid import Terrain
 from . import format as fmt
 from .format import josa
-from .live import LiveWidget, Shown, number
+from .live import LiveWidget, Shown, number, widget_factory
 from .pf2e import RANK_CHOICES
 
 _E = html.escape
@@ -129,6 +129,7 @@ def tc_round(distance: int = 18) -> WorkedRound:
                         "attack": attack})
 
 
+@widget_factory
 def tc_round_widget(uid: str = "tc-worked") -> LiveWidget:
     """The Trench Crusade worked round with the distance to change."""
     return LiveWidget(uid, [number("distance", "대상까지 거리 (인치)", 1, TC_RIFLE_RANGE, 18)],
@@ -201,6 +202,7 @@ def bf_round(diagonal: int = 3) -> WorkedRound:
     return WorkedRound("다가가서 쏘기", steps, numbers)
 
 
+@widget_factory
 def bf_round_widget(uid: str = "bf-worked") -> LiveWidget:
     """The Basic Fantasy worked round with the squares walked to change."""
     return LiveWidget(uid, [number("diagonal", "다가가는 대각선 칸 수", 0, 8, 3)],
@@ -248,6 +250,7 @@ def pf_round(ac: int = 16) -> WorkedRound:
                        {"bonus": bonus, "penalties": penalties, "strikes": strikes, "rolled": rolled})
 
 
+@widget_factory
 def pf_round_widget(uid: str = "pf-worked") -> LiveWidget:
     """The Pathfinder worked round with the target's AC to change."""
     return LiveWidget(uid, [number("ac", "상대의 AC", 10, 26, 16)],
@@ -309,6 +312,7 @@ def uf_round(skill: int = 50) -> WorkedRound:
                         "normal": normal, "special": special, "after": after})
 
 
+@widget_factory
 def uf_round_widget(uid: str = "uf-worked") -> LiveWidget:
     """The Underface worked round with the attacker's skill to change."""
     return LiveWidget(uid, [number("skill", "가람의 숏소드 기능", 20, 90, 50, step=10)],
@@ -378,6 +382,7 @@ def hm_round(plot: int = 2) -> WorkedRound:
                         "hit": hit, "destroyed": destroyed, "guard": guard})
 
 
+@widget_factory
 def hm_round_widget(uid: str = "hm-worked") -> LiveWidget:
     """The Hunter's Moon worked round with the plot value to change."""
     return LiveWidget(uid, [number("plot_value", "PC의 플롯치", 1, 6, 2)],
