@@ -19,7 +19,8 @@ the page script) and words match by their beginning, so 표식을 finds 표식, 
 
 Without npm (or node) the book still builds: search.html then uses Sphinx's own search with the
 Korean splitter of ``korean_search.py`` and says that the full search needs the set-up.
-Chapter pages load nothing of the search; only search.html does.
+Chapter pages load nothing of the search; only search.html does (``templates/layout.html`` drops
+the theme's search-as-you-type scripts, which loaded Sphinx's whole index on every page).
 """
 from __future__ import annotations
 
@@ -184,9 +185,17 @@ def _mode(app):
                     "Sphinx's search (run `python3 scripts/dev.py setup` with npm for the full search)")
 
 
+#: Scripts every page loads for its widgets; the search page has none (BokehJS alone is ~2 MB).
+_WIDGET_SCRIPTS = re.compile(r"(^|/)(bokeh-[\w.-]+|live|grid_cost|grid_explorer|bfrpg_options|share)\.js$")
+
+
 def _context(app, pagename, templatename, context, doctree):
-    if pagename == "search":
-        context["book_search_mode"] = app.config.book_search_mode
+    context["book_search_mode"] = app.config.book_search_mode   # templates/layout.html, search.html
+    if pagename == "search" and "script_files" in context:
+        context["script_files"] = [
+            js for js in context["script_files"]
+            if not _WIDGET_SCRIPTS.search(str(getattr(js, "filename", "") or ""))
+            and "LiveBookConfig" not in str(getattr(js, "attributes", {}).get("body", ""))]
 
 
 def _finish(app, exception):

@@ -75,6 +75,33 @@
     return out;
   }
 
+  /** Leave out the section's own heading where the snippet starts with it (the link shows it),
+   *  unless a word of the query is marked only there. */
+  function withoutTitle(nodes, title) {
+    const text = nodes.map((n) => n.textContent).join("");
+    const bare = title.replace(/^[\d.]+\s+/, "");
+    const lead = [title, bare].find((t) => t && text.startsWith(t + ". "));
+    if (!lead || text.length <= lead.length + 2) return nodes;
+    let cut = lead.length + 2;
+    const out = [];
+    for (const n of nodes) {
+      const len = n.textContent.length;
+      if (cut >= len) { cut -= len; continue; }
+      out.push(cut > 0 ? document.createTextNode(n.textContent.slice(cut)) : n);
+      if (cut > 0 && n.nodeName === "MARK") {
+        const m = document.createElement("mark");
+        m.textContent = out.pop().textContent;
+        out.push(m);
+      }
+      cut = 0;
+    }
+    // keep the heading when it holds a match the rest lacks (a word of the query seen only there)
+    const marks = (ns) => ns.filter((n) => n.nodeName === "MARK").map((n) => n.textContent);
+    const rest = marks(out);
+    const inHeading = marks(nodes).slice(0, marks(nodes).length - rest.length);
+    return inHeading.every((m) => rest.some((r) => r.startsWith(m))) ? out : nodes;
+  }
+
   function link(href, text, cls) {
     const a = document.createElement("a");
     a.href = root + href;
@@ -95,7 +122,7 @@
     where.textContent = kind === "glossary" ? TEXT.glossary : (m.page || "");
     const p = li.appendChild(document.createElement("p"));
     p.className = "context";
-    p.append(...excerptNodes(data.excerpt || ""));
+    p.append(...withoutTitle(excerptNodes(data.excerpt || ""), m.title || ""));
     if (m.rule) {
       const rule = li.appendChild(document.createElement("p"));
       rule.className = "book-result-rule";
@@ -185,7 +212,7 @@
     });
   }
 
-  window.BookSearch = {stripParticle, termKey, words, namedTerms};
+  window.BookSearch = {stripParticle, termKey, words, namedTerms, withoutTitle};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
