@@ -7,7 +7,8 @@ screen) on the built site, waits until the search has finished, and prints:
 - first: the first result's link and title;
 - snippet: whether the first result's snippet contains the query (particles stripped), and its start;
 - bytes: what the phone downloaded for the search beyond the page's own files (the index, its
-  chunks, and anything fetched to make snippets), raw and gzip-compressed, and how many files.
+  chunks, and anything fetched to make snippets), raw and gzip-compressed, and how many files;
+  and, last, what a second search downloads after a first one in the same browser.
 
     .venv/bin/python scripts/bench_search.py [--json FILE] [--site DIR]
 
@@ -109,26 +110,43 @@ def stem(query: str) -> list[str]:
     return [strip_particle(w) for w in query.split()]
 
 
-def run_query(browser, base: str, q: str, mobile: bool = True) -> dict:
+def new_context(browser, mobile: bool = True):
     opts = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) if mobile \
         else dict(viewport={"width": 1280, "height": 900})
-    context = browser.new_context(service_workers="block", **opts)
+    return browser.new_context(service_workers="block", **opts)
+
+
+def run_query(browser, base: str, q: str, mobile: bool = True, context=None) -> dict:
+    """One search in a fresh context (cold cache), or in ``context`` (what is cached stays)."""
+    own = context is None
+    context = new_context(browser, mobile) if own else context
     page = context.new_page()
     fetched: list[tuple[str, int, int]] = []
 
-    def on_response(resp):
+    seen = context.__dict__.setdefault("_bench_seen", set())
+
+    def on_finished(request):
+        # Chromium reports a body size < 0 for an answer revalidated from its cache (304) and 0
+        # for a worker's script; a file counts once per browser, as it travels over the network
         try:
-            body = resp.body()
+            resp = request.response()
+            body = resp.body() if resp else b""
+            sent = request.sizes()["responseBodySize"]
         except Exception:  # redirects and aborted requests have no body
             return
-        fetched.append((resp.url, len(body), len(gzip.compress(body, 6))))
+        if sent < 0 or (sent == 0 and request.url in seen):
+            return
+        seen.add(request.url)
+        fetched.append((request.url, len(body), len(gzip.compress(body, 6))))
 
-    page.on("response", on_response)
+    page.on("requestfinished", on_finished)
     page.goto(f"{base}/search.html?q={q}")
     page.wait_for_function(DONE_JS, timeout=30000)
     page.wait_for_load_state("networkidle")
     results = page.evaluate(RESULTS_JS)
-    context.close()
+    page.close()
+    if own:
+        context.close()
     search_files = [f for f in fetched if SEARCH_FILE.search(urlparse(f[0]).path)
                     and not urlparse(f[0]).path.endswith("/search.html")]
     return {"results": results, "files": [f[0].replace(base, "") for f in search_files],
@@ -162,6 +180,11 @@ def main() -> None:
                          "first": first, "snippet_ok": snippet_ok, "count": len(got["results"]),
                          "raw": got["raw"], "gz": got["gz"], "files": got["files"],
                          "all_raw": got["all_raw"]})
+        # a second search on the same phone: what it downloads once the first has loaded the engine
+        context = new_context(browser, mobile=not args.desktop)
+        run_query(browser, base, "유혈 표식", context=context)
+        second = run_query(browser, base, "플롯", context=context)
+        context.close()
         browser.close()
     server.shutdown()
     print(f"{'query':16} {'rank':>7} {'n':>3} {'snip':>4} {'KB raw':>7} {'KB gz':>6} {'files':>5}  first result")
@@ -176,6 +199,8 @@ def main() -> None:
     print(f"\nright section first: {firsts}/{len(rows)}; snippet has the query: {snips}/{len(rows)}; "
           f"bytes per search: median {raws[len(raws) // 2] / 1024:.1f} KB raw "
           f"({gzs[len(gzs) // 2] / 1024:.1f} KB gzip), max {raws[-1] / 1024:.1f} KB raw")
+    print(f"a second search on the same page visit (플롯 after 유혈 표식): {second['raw'] / 1024:.1f} KB raw, "
+          f"{len(second['files'])} files")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
 
