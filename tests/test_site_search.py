@@ -79,13 +79,14 @@ def check_first(results: list[dict], query: dict) -> str | None:
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_typed_rule_names_land_on_their_section(browser, site_url, device):
-    """Every query typed as a reader types it: the first from a chapter's header search button,
+    """Queries typed as a reader types them: the first from a chapter's header search button,
     the others into the search page's own box (one page reused)."""
     touch = device == "phone"
     reader = OfflinePage(browser, site_url, **(PHONE if touch else DESKTOP))
     page = reader.open("book/intro.html")
     problems = []
-    for i, query in enumerate(QUERIES):
+    # the phone types every query; the desktop every other one (all five games, both kinds)
+    for i, query in enumerate(QUERIES if touch else QUERIES[::2]):
         box = open_header_search(page, touch) if i == 0 else page.locator(PAGE_BOX)
         type_query(page, box, query["q"], touch)
         results = wait_results(page)
