@@ -128,3 +128,33 @@ def test_bad_counts_raise_clear_errors(bad):
 def test_kept_total_of_actual_rolls():
     assert dice.kept_total([3, 4, 5], 2, highest=True) == 9
     assert dice.kept_total([3, 4, 5], 2, highest=False) == 7
+
+
+def test_sums_of_many_die_sizes_answer_up_to_the_sum_limits():
+    # more than four sizes are summed in chunks whose product is bounded by the sum limits
+    # alone: nothing check_sum_groups accepts is refused halfway through
+    few = dice.dice_groups_sum([(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 7)])
+    assert few.probabilities() == oracle_mixed([2, 3, 4, 5, 6, 7, 7])
+    groups = [(40, 100), (40, 99), (40, 98), (40, 97), (40, 96)]   # 200 dice, dice × sides 19,600
+    big = dice.dice_groups_sum(groups)
+    assert big.total == 100**40 * 99**40 * 98**40 * 97**40 * 96**40
+    assert (big.min, big.max) == (200, 19_600)
+    by_total = big.weights
+    weights = [by_total[v] for v in range(big.min, big.max + 1)]
+    assert weights == weights[::-1]                       # a sum of symmetric dice is symmetric
+    assert big.probability(200) == Fraction(1, big.total)
+    assert big.mean() == sum(Fraction(n * (s + 1), 2) for n, s in groups)
+
+
+def test_dense_sum_bits_bounds_the_packed_product():
+    # the bound notation checks before computing must never be below what Dist + Dist packs
+    import random
+    rng = random.Random(7)
+    for _ in range(60):
+        a = dice.dice_groups_sum([(rng.randint(1, 30), rng.choice([2, 6, 10, 20, 100]))])
+        b = dice.keep_highest(rng.randint(2, 40), rng.randint(1, 2), rng.choice([4, 6, 12]))
+        wa, wb = list(a.weights.values()), list(b.weights.values())   # no gaps: every total
+        long_, short = (wa, wb) if len(wa) >= len(wb) else (wb, wa)
+        slot = ((max(long_) * max(short) * len(short)).bit_length() + 8) // 8   # as _poly_mul
+        packed = (len(wa) + len(wb) - 1) * slot * 8
+        assert packed <= dice.dense_sum_bits(len(wa), len(wb), a.total.bit_length(), b.total.bit_length())
