@@ -130,20 +130,26 @@ def test_kept_total_of_actual_rolls():
     assert dice.kept_total([3, 4, 5], 2, highest=False) == 7
 
 
-def test_sums_of_many_die_sizes_answer_up_to_the_sum_limits():
-    # more than four sizes are summed in chunks whose product is bounded by the sum limits
-    # alone: nothing check_sum_groups accepts is refused halfway through
+def test_sums_of_many_die_sizes_are_checked_before_computing():
+    # more than four sizes are summed in chunks joined by products: small ones are exact, big
+    # ones are refused before any chunk is computed (not halfway through)
     few = dice.dice_groups_sum([(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 7)])
     assert few.probabilities() == oracle_mixed([2, 3, 4, 5, 6, 7, 7])
-    groups = [(40, 100), (40, 99), (40, 98), (40, 97), (40, 96)]   # 200 dice, dice × sides 19,600
-    big = dice.dice_groups_sum(groups)
-    assert big.total == 100**40 * 99**40 * 98**40 * 97**40 * 96**40
-    assert (big.min, big.max) == (200, 19_600)
-    by_total = big.weights
-    weights = [by_total[v] for v in range(big.min, big.max + 1)]
+    groups = [(20, 100), (20, 99), (20, 98), (20, 97), (20, 96)]
+    assert 0 < dice.groups_product_bits(groups) <= limits.MAX_PRODUCT_BITS
+    mid = dice.dice_groups_sum(groups)
+    assert mid.total == 100**20 * 99**20 * 98**20 * 97**20 * 96**20 and (mid.min, mid.max) == (100, 9800)
+    by_total = mid.weights
+    weights = [by_total[v] for v in range(mid.min, mid.max + 1)]
     assert weights == weights[::-1]                       # a sum of symmetric dice is symmetric
-    assert big.probability(200) == Fraction(1, big.total)
-    assert big.mean() == sum(Fraction(n * (s + 1), 2) for n, s in groups)
+    assert mid.mean() == sum(Fraction(n * (s + 1), 2) for n, s in groups)
+    assert dice.groups_product_bits([(100, 100), (99, 99), (1, 1)]) == 0   # one recurrence
+    import time
+    big = [(40, 100), (40, 99), (40, 98), (40, 97), (40, 96)]   # within the sum limits
+    start = time.perf_counter()
+    with pytest.raises(RuleInputError) as err:
+        dice.dice_groups_sum(big)
+    assert time.perf_counter() - start < 0.05 and str(limits.MAX_PRODUCT_BITS) in err.value.korean
 
 
 def test_dense_sum_bits_bounds_the_packed_product():

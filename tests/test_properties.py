@@ -54,7 +54,7 @@ BASE: dict[str, tuple[tuple, dict]] = {
     "dice.dice_sum": ((3, 6), {}), "dice.keep_highest": ((4, 2, 6), {}),
     "dice.keep_lowest": ((4, 2, 6), {}), "dice.roll_and_keep": ((2, 1, 6), {}),
     "dice.kept_total": (([3, 4, 5], 2, True), {}),
-    "dice.dense_sum_bits": ((11, 11, 6, 6), {}),
+    "dice.dense_sum_bits": ((11, 11, 6, 6), {}), "dice.groups_product_bits": (([(1, 6), (2, 8)],), {}),
     "notation.divide_up": ((7, 2), {}), "notation.parse": (("4D6KH3>=10",), {}),
     "notation.parse_expression": (("1D6+½DB",), {"names": ("DB",), "noun": "피해 식"}),
     "notation.distribution": (("2D6+1D4-1",), {}), "notation.roll_odds": (("1D100<=45",), {}),

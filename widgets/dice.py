@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from itertools import islice
+import math
 from math import comb, gcd
 from typing import Callable, Iterable, Mapping
 
@@ -417,13 +418,9 @@ def _dice_sum(count: int, sides: int) -> Dist:
 _GROUPS_PER_RECURRENCE = 4
 
 
-def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
-    """Sum of groups of dice ``(count, sides)``, e.g. ``[(1, 10), (1, 4)]`` for 1D10+1D4:
-    one recurrence over the totals, no products of big distributions.
-
-    >>> dice_groups_sum([(1, 10), (1, 4)]).probability(14)
-    Fraction(1, 40)
-    """
+def _group_chunks(groups: Iterable[tuple[int, int]]) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
+    """Checked groups as (number of one-sided dice, chunks of at most
+    :data:`_GROUPS_PER_RECURRENCE` ``(count, sides)`` groups, one recurrence each)."""
     checked: dict[int, int] = {}
     for item in require_items(groups, "groups", "주사위 묶음", limits.MAX_EXPRESSION_TERMS * 2):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -435,10 +432,43 @@ def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
     limits.check_sum_groups(checked.items())
     ones = checked.pop(1, 0)
     key = tuple(sorted((n, s) for s, n in checked.items() if n))
-    chunks = [key[i:i + _GROUPS_PER_RECURRENCE] for i in range(0, len(key), _GROUPS_PER_RECURRENCE)]
-    # the chunks' products are bounded by check_sum_groups (the worst, 200 dice of five or more
-    # sizes with dice × sides 20,000, takes about 0.3 s), so they skip the product limit: every
-    # sum the limits accept is answered, none is refused halfway through
+    return ones, [key[i:i + _GROUPS_PER_RECURRENCE] for i in range(0, len(key), _GROUPS_PER_RECURRENCE)]
+
+
+def _chunks_product_bits(chunks: list[tuple[tuple[int, int], ...]]) -> int:
+    """Bits of the products joining the chunks' sums, in order (each running total's weights are
+    below the product of the totals, so their bit lengths add)."""
+    width, bits, total = 1, 0, 0
+    for chunk in chunks:
+        chunk_width = sum(n * (s - 1) for n, s in chunk) + 1
+        chunk_bits = math.prod(s ** n for n, s in chunk).bit_length()
+        if width > 1:
+            total += dense_sum_bits(width, chunk_width, bits, chunk_bits)
+        width, bits = width + chunk_width - 1, bits + chunk_bits
+    return total
+
+
+def groups_product_bits(groups: Iterable[tuple[int, int]]) -> int:
+    """At least the bits of the packed products with which :func:`dice_groups_sum` joins its
+    recurrences (one per four die sizes; 0 for up to four sizes): what it checks against
+    :data:`~widgets.limits.MAX_PRODUCT_BITS` before computing anything.
+
+    >>> groups_product_bits([(100, 100), (99, 99)]), groups_product_bits([(1, s) for s in range(2, 8)])
+    (0, 528)
+    """
+    return _chunks_product_bits(_group_chunks(groups)[1])
+
+
+def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
+    """Sum of groups of dice ``(count, sides)``, e.g. ``[(1, 10), (1, 4)]`` for 1D10+1D4:
+    one recurrence over the totals, no products of big distributions.
+
+    >>> dice_groups_sum([(1, 10), (1, 4)]).probability(14)
+    Fraction(1, 40)
+    """
+    ones, chunks = _group_chunks(groups)
+    # more than four sizes take one product per further chunk: checked before any is computed
+    limits.check_product(_chunks_product_bits(chunks))
     weights, low = [1], ones
     for chunk in chunks:
         weights = _poly_mul(weights, list(_mixed_weights(chunk)), checked=False)

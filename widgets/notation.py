@@ -64,7 +64,7 @@ from functools import lru_cache
 from typing import Iterable, Literal, Mapping, NamedTuple, Union
 
 from . import limits
-from .dice import Dist, dense_sum_bits, dice_groups_sum, keep_highest, keep_lowest
+from .dice import Dist, dense_sum_bits, dice_groups_sum, groups_product_bits, keep_highest, keep_lowest
 from .errors import (RuleInputError, particle, require_choice, require_int, require_items, round_up,
                      shown)
 
@@ -906,6 +906,8 @@ class _Plan:
             self.plain[sides] = self.plain.get(sides, 0) + count
             total *= sides ** count
         limits.check_sum_groups(self.plain.items())   # all plain dice of the expression
+        self.product_bits += groups_product_bits(groups)   # more than four sizes: products
+        limits.check_expression_work(self.keep_work, self.product_bits)
         return _Shape(sum(n for n, _ in groups), sum(n * s for n, s in groups), total.bit_length())
 
     def keep(self, count: int, keep: int, sides: int, highest: bool) -> _Shape:
