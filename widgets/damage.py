@@ -31,8 +31,8 @@ from .notation import divide_up as divide_up   # the rounding of a divided roll 
 MAX_TEXT = limits.MAX_EXPRESSION_TEXT     # characters in one expression
 MAX_TERMS = limits.MAX_EXPRESSION_TERMS   # terms such as "1D6", "+1", "+DB"
 MAX_SIDES = limits.MAX_SIDES
-MAX_CONSTANT = limits.MAX_EXPRESSION_CONSTANT
-MAX_DIVISOR = limits.MAX_EXPRESSION_DIVISOR
+MAX_CONSTANT = limits.MAX_CONSTANT
+MAX_DIVISOR = limits.MAX_DIVISOR
 MAX_HP = 10_000
 
 
@@ -64,9 +64,8 @@ class Term:
     def _node(self) -> Node:
         if self.kind == "roll":
             return self.part          # type: ignore[return-value]
-        node: Node = {"const": lambda: Constant(self.value),
-                      "dice": lambda: Dice(self.count, self.sides),
-                      "db": lambda: Named("DB")}[self.kind]()
+        node: Node = (Constant(self.value) if self.kind == "const" else
+                      Dice(self.count, self.sides) if self.kind == "dice" else Named("DB"))
         return Divided(node, self.divisor) if self.divisor > 1 else node
 
     def dist(self, db: Dist) -> Dist:

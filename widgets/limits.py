@@ -43,9 +43,9 @@ MAX_EXPRESSION_TERMS = 12
 MAX_EXPRESSION_DEPTH = 3
 #: Largest whole number written in an expression, largest divisor of a divided term (``1D6÷2``),
 #: and largest number a comparison names (``1D100<=45``).
-MAX_EXPRESSION_CONSTANT = 1000
-MAX_EXPRESSION_DIVISOR = 100
-MAX_COMPARISON_TARGET = 100_000
+MAX_CONSTANT = 1000
+MAX_DIVISOR = 100
+MAX_TARGET = 100_000
 
 
 def _why() -> str:
@@ -226,11 +226,11 @@ def limits_table() -> list[dict[str, object]]:
          "terms in one dice or damage expression"),
         ("MAX_EXPRESSION_DEPTH", MAX_EXPRESSION_DEPTH, "식 안에 겹쳐 쓰는 괄호의 수",
          "brackets inside brackets in one expression"),
-        ("MAX_EXPRESSION_CONSTANT", MAX_EXPRESSION_CONSTANT, "식에 쓰는 정수 하나의 크기",
+        ("MAX_CONSTANT", MAX_CONSTANT, "식에 쓰는 정수 하나의 크기",
          "a whole number written in an expression"),
-        ("MAX_EXPRESSION_DIVISOR", MAX_EXPRESSION_DIVISOR, "나누기(1D6÷2)의 나누는 수",
+        ("MAX_DIVISOR", MAX_DIVISOR, "나누기(1D6÷2)의 나누는 수",
          "the divisor of a divided term (1D6÷2)"),
-        ("MAX_COMPARISON_TARGET", MAX_COMPARISON_TARGET, "비교(1D100<=45)에 쓰는 수의 크기",
+        ("MAX_TARGET", MAX_TARGET, "비교(1D100<=45)에 쓰는 수의 크기",
          "the number a comparison names (1D100<=45)"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]

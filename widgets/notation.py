@@ -81,7 +81,7 @@ def divide_up(value: int, divisor: int) -> int:
     [1, 1, 2, 3, -2]
     """
     value = require_int(value, "value", "값", -10**9, 10**9)
-    divisor = require_int(divisor, "divisor", "나누는 수", 1, limits.MAX_EXPRESSION_DIVISOR)
+    divisor = require_int(divisor, "divisor", "나누는 수", 1, limits.MAX_DIVISOR)
     magnitude = round_up(abs(value), divisor)
     return magnitude if value >= 0 else -magnitude
 
@@ -458,7 +458,7 @@ class _Reader:
 
     def fail_at(self, start: int, end: int, english: str, korean: str) -> RuleInputError:
         seg = self.typed(start, end)
-        where = f"{self.place(start)}번째 글자" + ("" if end - start == 1 else "부터")
+        where = f"{self.place(start)}번째 글자" + ("" if len(seg) == 1 else "부터")
         return self.fail(f"{seg!r} at position {self.place(start)}: {english}",
                          f"{where} {seg!r}: {korean}")
 
@@ -477,7 +477,7 @@ class _Reader:
         bot, a sign in the wrong place, or a character the notation does not use."""
         if not self.peek():
             return self.fail(f"it ends too early ({expected_en})",
-                             f"식이 중간에 끝났습니다: {expected_ko}")
+                             f"식이 중간에 끝났습니다. {expected_ko}")
         found = self.unsupported(tuple(markers) + _ANYWHERE)
         if found:
             return found
@@ -586,7 +586,7 @@ class _Reader:
         self.count_atom(start)
         node: Node = Named(name)
         if divisor != 1:
-            if not 1 <= divisor <= limits.MAX_EXPRESSION_DIVISOR:
+            if not 1 <= divisor <= limits.MAX_DIVISOR:
                 raise self.fail_at(start, self.pos, "bad fraction of " + name, f"{name} 분수가 올바르지 않습니다")
             node = Divided(node, divisor)
             if self.peek() in ("/", "÷"):
@@ -619,9 +619,9 @@ class _Reader:
             found = self.unsupported(_AFTER_COUNT)
             if found:
                 raise found
-            if count > limits.MAX_EXPRESSION_CONSTANT:
-                raise self.fail_at(start, self.pos, f"constants go up to {limits.MAX_EXPRESSION_CONSTANT}",
-                                   f"정수는 {limits.MAX_EXPRESSION_CONSTANT}까지 씁니다")
+            if count > limits.MAX_CONSTANT:
+                raise self.fail_at(start, self.pos, f"constants go up to {limits.MAX_CONSTANT}",
+                                   f"정수는 {limits.MAX_CONSTANT}까지 씁니다")
             self.count_atom(start)
             return Constant(count)
         multiple = next((m for m in self.names if self.at(m)), None)
@@ -710,10 +710,10 @@ class _Reader:
         n = self.number()
         if n is None:
             raise self.unexpected(f"a divisor after {sign!r}", f"{sign!r} 뒤에는 나누는 수가 와야 합니다")
-        if not 1 <= n <= limits.MAX_EXPRESSION_DIVISOR:
+        if not 1 <= n <= limits.MAX_DIVISOR:
             raise self.fail_at(start, self.pos, f"'÷' needs a divisor from 1 to "
-                               f"{limits.MAX_EXPRESSION_DIVISOR}",
-                               f"나누는 수는 1부터 {limits.MAX_EXPRESSION_DIVISOR}까지입니다")
+                               f"{limits.MAX_DIVISOR}",
+                               f"나누는 수는 1부터 {limits.MAX_DIVISOR}까지입니다")
         if self.peek() == "U":      # BCDice's explicit "round up": what division does here anyway
             self.pos += 1
         elif self.peek() == "R":
@@ -740,10 +740,10 @@ class _Reader:
         if n is None:
             raise self.unexpected(f"a number to compare with after {typed!r}",
                                   f"{typed!r} 뒤에 비교할 수가 와야 합니다")
-        if n > limits.MAX_COMPARISON_TARGET:
+        if n > limits.MAX_TARGET:
             raise self.fail_at(target_start, self.pos,
-                               f"compare with a number up to {limits.MAX_COMPARISON_TARGET}",
-                               f"비교할 수는 {limits.MAX_COMPARISON_TARGET}까지입니다")
+                               f"compare with a number up to {limits.MAX_TARGET}",
+                               f"비교할 수는 {limits.MAX_TARGET}까지입니다")
         if self.peek() in ("<", ">", "="):
             raise self.fail_at(self.pos, self.pos + 1, "one comparison per roll",
                                "비교는 식 끝에 한 번만 씁니다")
@@ -940,7 +940,7 @@ def _plan(expression: Node) -> _Shape:
     return _evaluate(expression, _Plan(), {})
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)    # the biggest distributions hold a few MB each
 def _dist(expression: Sum) -> Dist:
     _plan(expression)
     return _evaluate(expression, _COMPUTE, {})
