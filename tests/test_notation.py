@@ -140,9 +140,9 @@ SPELLED = {">=": [">=", "≥", "≧", "＞＝"], "<=": ["<=", "≤", "≦"], ">"
 
 
 def spaced(rng: random.Random, text: str) -> str:
-    """Spaces here and there (never inside a number: '1 0' is still 10, which is fine, but it
-    would change nothing the test checks)."""
-    return "".join(c + (" " if rng.random() < 0.15 else "") for c in text)
+    """Spaces here and there, never inside a number (the reader refuses '2d6 3')."""
+    return "".join(c + (" " if rng.random() < 0.15 and not (c.isdigit() and nxt.isdigit()) else "")
+                   for c, nxt in zip(text, text[1:] + " "))
 
 
 def random_case(rng: random.Random, with_comparison: bool):
@@ -371,6 +371,9 @@ def test_named_terms_only_where_the_caller_allows_them():
     ("1d6)", "4번째 글자 ')'"),
     ("3d6>4>2", "6번째 글자 '>': 비교는 식 끝에 한 번만"),
     ("1d20>=15+2", "9번째 글자 '+'"),
+    ("2d6 3", "5번째 글자 '3': 수 가운데에 띄어쓰기가"),         # not 2D63
+    ("1d6+1 0", "7번째 글자 '0'"),
+    ("1D100<=45%", "10번째 글자 '%'"),
 ])
 def test_refusals_point_at_the_typed_character(text, korean):
     with pytest.raises(RuleInputError) as err:

@@ -386,19 +386,26 @@ _KNOWN = set("0123456789+-/÷()<>=DKHL%U")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 
 
-def _normalise(text: str) -> tuple[str, tuple[int, ...]]:
-    """The text the reader reads (NFKC, upper case, notation signs, no spaces) and, for each of
-    its characters, the index of the typed character it came from."""
+def _normalise(text: str) -> tuple[str, tuple[int, ...], frozenset[int]]:
+    """The text the reader reads (NFKC, upper case, notation signs, no spaces), for each of its
+    characters the index of the typed character it came from, and the places that followed a
+    space (a space may stand anywhere but inside a number)."""
     chars: list[str] = []
     origin: list[int] = []
+    after_space: set[int] = set()
+    space = False
     for i, typed in enumerate(text):
         for c in unicodedata.normalize("NFKC", typed):
             if c.isspace():
+                space = True
                 continue
             for d in _SIGNS.get(c, c).upper():
+                if space:
+                    after_space.add(len(chars))
+                    space = False
                 chars.append(d)
                 origin.append(i)
-    return "".join(chars), tuple(origin)
+    return "".join(chars), tuple(origin), frozenset(after_space)
 
 
 def _checked_text(text: object, noun: str) -> str:
@@ -429,7 +436,7 @@ class _Reader:
 
     def __init__(self, source: str, names: tuple[str, ...], noun: str):
         self.source, self.names, self.noun = source, names, noun
-        self.text, self.origin = _normalise(source)
+        self.text, self.origin, self.after_space = _normalise(source)
         self.pos = 0
         self.atoms = 0
         self.after_dice = False     # did the last term end with dice (where 'r', 'x'… would go)
@@ -603,6 +610,9 @@ class _Reader:
     def number(self) -> int | None:
         start = self.pos
         while self.peek().isdigit() and self.peek().isascii():
+            if self.pos > start and self.pos in self.after_space:   # "2d6 3" is not 2D63
+                raise self.fail_at(self.pos, self.pos + 1, "a space inside a number (a '+' missing?)",
+                                   "수 가운데에 띄어쓰기가 있습니다 ('+'가 빠졌나요?)")
             self.pos += 1
         if start == self.pos:
             return None
@@ -747,6 +757,9 @@ class _Reader:
         if self.peek() in ("<", ">", "="):
             raise self.fail_at(self.pos, self.pos + 1, "one comparison per roll",
                                "비교는 식 끝에 한 번만 씁니다")
+        if self.peek() == "%":
+            raise self.fail_at(self.pos, self.pos + 1, "compare with the number alone (1D100<=45)",
+                               "비교할 수에는 %를 붙이지 않습니다 (1D100<=45처럼 씁니다)")
         if self.peek():
             raise self.fail_at(self.pos, self.pos + 1, "the comparison ends the roll, against one "
                                "whole number", "비교는 식의 끝에 쓰고, 정수 하나와 비교합니다")
