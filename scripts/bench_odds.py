@@ -10,7 +10,12 @@ answers agree exactly. Timings:
 - lib uncached: the library's warm call with its memo caches cleared first (the algorithm
   itself, no memo), for comparison with icepool's cached warm call.
 
-A process that runs past ``--timeout`` seconds is reported as such.
+A process that runs past ``--timeout`` seconds is reported as such. Calls faster than a
+millisecond are repeated and averaged within each timed sample.
+
+Two tables: the library's dice functions, then the dice calculator (:mod:`widgets.notation`):
+the text a GM types (one example per game of the book, then heavier ones), read and answered
+from the text on every call, against icepool's own Python for the same roll.
 
 Ratio = icepool time / library time (above 1: the library is faster).
 
@@ -48,7 +53,42 @@ CASES: list[tuple[str, str, str]] = [
     ("sum 2d6+1d4+3", "damage.damage_dist('2D6+1D4+3')", "2 @ icepool.d6 + icepool.d4 + 3"),
 ]
 
-LIB_SETUP = "from widgets import dice, damage, trench_crusade as tc"
+def _notation_cases() -> list[tuple[str, str, str]]:
+    """The calculator's text against icepool: the book's examples (widgets.notation.EXAMPLES),
+    then heavier rolls. A roll with a comparison answers success/failure odds."""
+    sys.path.insert(0, str(ROOT))
+    from widgets.notation import EXAMPLES
+    icepool_of = {   # the same roll in icepool's Python (division rounds up: -(-x // 2))
+        "4D6KH2": "icepool.d6.highest(4, 2)",
+        "1d20+3>=15": "odds(icepool.d20 + 3 >= 15)",
+        "1d20+9>=25": "odds(icepool.d20 + 9 >= 25)",
+        "1D8+1D4": "icepool.d8 + icepool.d4",
+        "1D6÷2": "icepool.d6.map(lambda x: -(-x // 2))",
+        "1D100<=45": "odds(icepool.d100 <= 45)",
+        "2D6+3>=9": "odds(2 @ icepool.d6 + 3 >= 9)",
+    }
+    heavier = [("3D6>=10", "odds(3 @ icepool.d6 >= 10)"),
+               ("2d20kh1+5>=15", "odds(icepool.d20.highest(2, 1) + 5 >= 15)"),
+               ("4d6dl1", "icepool.d6.highest(4, 3)"),
+               ("(1D6+1D4)÷2+1D8", "(icepool.d6 + icepool.d4).map(lambda x: -(-x // 2)) + icepool.d8"),
+               ("10d10kh3", "icepool.d10.highest(10, 3)"),
+               ("40d6", "40 @ icepool.d6"),
+               ("3d20kh2-1d4+2>=25", "odds(icepool.d20.highest(3, 2) - icepool.d4 + 2 >= 25)"),
+               ("100d6kh10", "icepool.d6.highest(100, 10)"),
+               ("20d10+10d6kl5", "20 @ icepool.d10 + icepool.d6.lowest(10, 5)")]
+    missing = [e.text for e in EXAMPLES if e.text not in icepool_of]
+    if missing:
+        raise SystemExit(f"bench_odds.py: no icepool twin for the examples {missing}")
+    rows = [(e.text, icepool_of[e.text]) for e in EXAMPLES] + heavier
+    call = lambda text: ("notation.roll_odds" if any(c in text for c in "<>=") else
+                         "notation.distribution") + f"({text!r})"
+    return [(text, call(text), ice) for text, ice in rows]
+
+
+NOTATION_CASES = _notation_cases()
+SECTIONS = {"odds": CASES, "notation": NOTATION_CASES}
+
+LIB_SETUP = "from widgets import dice, damage, notation, trench_crusade as tc"
 ICE_SETUP = "import icepool"
 CHART = ("def chart(die):\n"
          "    from fractions import Fraction\n"
@@ -56,13 +96,40 @@ CHART = ("def chart(die):\n"
          "    bands = {'failure': 0, 'success': 0, 'critical': 0}\n"
          "    for o, q in die.items():\n"
          "        bands['failure' if o <= 6 else 'success' if o <= 11 else 'critical'] += q\n"
-         "    return {k: Fraction(v, d) for k, v in bands.items()}\n")
+         "    return {k: Fraction(v, d) for k, v in bands.items()}\n"
+         "def odds(die):\n"
+         "    from fractions import Fraction\n"
+         "    d = die.denominator()\n"
+         "    return {'success': Fraction(die.quantity(True), d), 'failure': Fraction(die.quantity(False), d)}\n")
 
 
 def clear_library_caches() -> None:
-    from widgets import dice
+    from widgets import dice, notation
     for name in ("_keep_highest", "_dice_sum", "_mixed_weights", "_die"):
         getattr(dice, name).cache_clear()
+    for name in ("_parse", "_parse_expression", "_dist"):
+        getattr(notation, name).cache_clear()
+
+
+def timed(call, before=None) -> float:
+    """Seconds of one call; calls under a millisecond are repeated (``before`` each time) and
+    averaged, so that the clock's resolution and noise do not decide a ratio."""
+    if before:
+        before()
+    start = time.perf_counter()
+    call()
+    once = time.perf_counter() - start
+    if once >= 0.001:
+        return once
+    repeat = min(10_000, int(0.005 / max(once, 1e-7)) + 1)
+    total = 0.0
+    for _ in range(repeat):
+        if before:
+            before()
+        start = time.perf_counter()
+        call()
+        total += time.perf_counter() - start
+    return total / repeat
 
 
 def digest(result) -> str:
@@ -79,9 +146,9 @@ def digest(result) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def child(which: str, index: int, warm_runs: int) -> None:
+def child(which: str, section: str, index: int, warm_runs: int) -> None:
     """One fresh process: import, the first call, then ``warm_runs`` more calls; prints JSON."""
-    _, lib_expr, ice_expr = CASES[index]
+    _, lib_expr, ice_expr = SECTIONS[section][index]
     expr = lib_expr if which == "lib" else ice_expr
     start = time.perf_counter()
     env: dict = {}
@@ -90,40 +157,37 @@ def child(which: str, index: int, warm_runs: int) -> None:
     result = eval(expr, env)
     done = time.perf_counter()
     warm, uncached = [], []
+    code = compile(expr, "<case>", "eval")
     for _ in range(warm_runs):
-        t = time.perf_counter()
-        eval(expr, env)
-        warm.append(time.perf_counter() - t)
+        warm.append(timed(lambda: eval(code, env)))
         if which == "lib":
-            clear_library_caches()
-            t = time.perf_counter()
-            eval(expr, env)
-            uncached.append(time.perf_counter() - t)
+            uncached.append(timed(lambda: eval(code, env), before=clear_library_caches))
     print(json.dumps({"import": imported - start, "first": done - imported,
                       "warm": statistics.median(warm) if warm else None,
                       "uncached": statistics.median(uncached) if uncached else None,
                       "digest": digest(result) if warm_runs else None}))
 
 
-def run(which: str, index: int, warm_runs: int, timeout: float) -> dict | None:
+def run(which: str, section: str, index: int, warm_runs: int, timeout: float) -> dict | None:
     try:
-        out = subprocess.run([sys.executable, __file__, "--child", which, str(index), str(warm_runs)],
+        out = subprocess.run([sys.executable, __file__, "--child", which, section, str(index),
+                              str(warm_runs)],
                              capture_output=True, text=True, cwd=ROOT, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
     if out.returncode:
-        raise SystemExit(f"{which} case {index} failed:\n{out.stderr}")
+        raise SystemExit(f"{which} {section} case {index} failed:\n{out.stderr}")
     return json.loads(out.stdout)
 
 
-def measure(which: str, index: int, cold_runs: int, warm_runs: int, timeout: float):
+def measure(which: str, section: str, index: int, cold_runs: int, warm_runs: int, timeout: float):
     """(median first call, median import, warm, digest); None times when it ran out of time."""
-    first = run(which, index, warm_runs, timeout)
+    first = run(which, section, index, warm_runs, timeout)
     if first is None:
         return None
     firsts, imports = [first["first"]], [first["import"]]
     for _ in range(cold_runs - 1):
-        again = run(which, index, 0, timeout)
+        again = run(which, section, index, 0, timeout)
         if again:
             firsts.append(again["first"])
             imports.append(again["import"])
@@ -137,13 +201,15 @@ def ms(seconds: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--child", nargs=3, metavar=("WHICH", "INDEX", "WARM"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=4, metavar=("WHICH", "SECTION", "INDEX", "WARM"), help=argparse.SUPPRESS)
+    parser.add_argument("--section", choices=sorted(SECTIONS), action="append",
+                        help="only these tables (default: all)")
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--warm-runs", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120, help="seconds per process")
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]), int(args.child[2]))
+        child(args.child[0], args.child[1], int(args.child[2]), int(args.child[3]))
         return
     try:
         import icepool
@@ -151,32 +217,43 @@ def main() -> None:
         raise SystemExit("icepool is not installed: .venv/bin/pip install -r requirements-bench.txt")
     print(f"library (pure Python) vs icepool {icepool.__version__}; Python {sys.version.split()[0]}; "
           f"times in ms, median; ratio = icepool / library (> 1: library faster)\n")
-    header = (f"{'case':26} {'cold lib':>9} {'cold ice':>9} {'ratio':>7} | {'warm lib':>9} "
-              f"{'warm ice':>9} {'ratio':>7} | {'lib uncached':>12} | exact")
-    print(header)
-    print("-" * len(header))
-    lib_imports, ice_imports, failures = [], [], 0
-    for index, (label, _, _) in enumerate(CASES):
-        lib = measure("lib", index, args.cold_runs, args.warm_runs, args.timeout)
-        ice = measure("ice", index, args.cold_runs, args.warm_runs, args.timeout)
-        if lib is None:
-            failures += 1
-            print(f"{label:26} library ran out of time ({args.timeout:.0f} s)", flush=True)
-            continue
-        lib_imports.append(lib[1])
-        if ice is None:
-            print(f"{label:26} {ms(lib[0])} {'>' + str(int(args.timeout)) + ' s':>9} {'':>7} | "
-                  f"{ms(lib[2])} {'-':>9} {'':>7} | {ms(lib[4]):>12} | icepool ran out of time",
-                  flush=True)
-            continue
-        ice_imports.append(ice[1])
-        agree = lib[3] == ice[3]
-        failures += not agree
-        print(f"{label:26} {ms(lib[0])} {ms(ice[0])} {ice[0] / lib[0]:7.1f} | "
-              f"{ms(lib[2])} {ms(ice[2])} {ice[2] / max(lib[2], 1e-9):7.0f} | {ms(lib[4]):>12} | "
-              f"{'same' if agree else 'DIFFERENT'}", flush=True)
-    print(f"\nimport (median): library {statistics.median(lib_imports) * 1000:.0f} ms"
+    lib_imports, ice_imports, failures, slower = [], [], 0, []
+    titles = {"odds": "library dice functions",
+              "notation": "dice calculator (widgets.notation): the text as typed; uncached = read "
+                          "and computed from scratch on every call"}
+    for section in args.section or list(SECTIONS):
+        print(f"{titles[section]}")
+        header = (f"{'case':26} {'cold lib':>9} {'cold ice':>9} {'ratio':>7} | {'warm lib':>9} "
+                  f"{'warm ice':>9} {'ratio':>7} | {'lib uncached':>12} | exact")
+        print(header)
+        print("-" * len(header))
+        for index, (label, _, _) in enumerate(SECTIONS[section]):
+            lib = measure("lib", section, index, args.cold_runs, args.warm_runs, args.timeout)
+            ice = measure("ice", section, index, args.cold_runs, args.warm_runs, args.timeout)
+            if lib is None:
+                failures += 1
+                print(f"{label:26} library ran out of time ({args.timeout:.0f} s)", flush=True)
+                continue
+            lib_imports.append(lib[1])
+            if ice is None:
+                print(f"{label:26} {ms(lib[0])} {'>' + str(int(args.timeout)) + ' s':>9} {'':>7} | "
+                      f"{ms(lib[2])} {'-':>9} {'':>7} | {ms(lib[4]):>12} | icepool ran out of time",
+                      flush=True)
+                continue
+            ice_imports.append(ice[1])
+            agree = lib[3] == ice[3]
+            failures += not agree
+            cold_ratio, warm_ratio = ice[0] / lib[0], ice[2] / max(lib[2], 1e-9)
+            if min(cold_ratio, warm_ratio) < 1:
+                slower.append(f"{section}: {label}")
+            print(f"{label:26} {ms(lib[0])} {ms(ice[0])} {cold_ratio:7.1f} | "
+                  f"{ms(lib[2])} {ms(ice[2])} {warm_ratio:7.1f} | {ms(lib[4]):>12} | "
+                  f"{'same' if agree else 'DIFFERENT'}", flush=True)
+        print()
+    print(f"import (median): library {statistics.median(lib_imports) * 1000:.0f} ms"
           + (f", icepool {statistics.median(ice_imports) * 1000:.0f} ms" if ice_imports else ""))
+    if slower:
+        print("behind icepool (ratio < 1):", "; ".join(slower))
     if failures:
         raise SystemExit("the library disagreed with icepool or ran out of time")
 

@@ -128,3 +128,39 @@ def test_bad_counts_raise_clear_errors(bad):
 def test_kept_total_of_actual_rolls():
     assert dice.kept_total([3, 4, 5], 2, highest=True) == 9
     assert dice.kept_total([3, 4, 5], 2, highest=False) == 7
+
+
+def test_sums_of_many_die_sizes_are_checked_before_computing():
+    # more than four sizes are summed in chunks joined by products: small ones are exact, big
+    # ones are refused before any chunk is computed (not halfway through)
+    few = dice.dice_groups_sum([(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 7)])
+    assert few.probabilities() == oracle_mixed([2, 3, 4, 5, 6, 7, 7])
+    groups = [(20, 100), (20, 99), (20, 98), (20, 97), (20, 96)]
+    assert 0 < dice.groups_product_bits(groups) <= limits.MAX_PRODUCT_BITS
+    mid = dice.dice_groups_sum(groups)
+    assert mid.total == 100**20 * 99**20 * 98**20 * 97**20 * 96**20 and (mid.min, mid.max) == (100, 9800)
+    by_total = mid.weights
+    weights = [by_total[v] for v in range(mid.min, mid.max + 1)]
+    assert weights == weights[::-1]                       # a sum of symmetric dice is symmetric
+    assert mid.mean() == sum(Fraction(n * (s + 1), 2) for n, s in groups)
+    assert dice.groups_product_bits([(100, 100), (99, 99), (1, 1)]) == 0   # one recurrence
+    import time
+    big = [(40, 100), (40, 99), (40, 98), (40, 97), (40, 96)]   # within the sum limits
+    start = time.perf_counter()
+    with pytest.raises(RuleInputError) as err:
+        dice.dice_groups_sum(big)
+    assert time.perf_counter() - start < 0.05 and str(limits.MAX_PRODUCT_BITS) in err.value.korean
+
+
+def test_dense_sum_bits_bounds_the_packed_product():
+    # the bound notation checks before computing must never be below what Dist + Dist packs
+    import random
+    rng = random.Random(7)
+    for _ in range(60):
+        a = dice.dice_groups_sum([(rng.randint(1, 30), rng.choice([2, 6, 10, 20, 100]))])
+        b = dice.keep_highest(rng.randint(2, 40), rng.randint(1, 2), rng.choice([4, 6, 12]))
+        wa, wb = list(a.weights.values()), list(b.weights.values())   # no gaps: every total
+        long_, short = (wa, wb) if len(wa) >= len(wb) else (wb, wa)
+        slot = ((max(long_) * max(short) * len(short)).bit_length() + 8) // 8   # as _poly_mul
+        packed = (len(wa) + len(wb) - 1) * slot * 8
+        assert packed <= dice.dense_sum_bits(len(wa), len(wb), a.total.bit_length(), b.total.bit_length())

@@ -15,8 +15,8 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules(widgets.__path__) if not m
 
 
 def test_every_library_module_is_listed():
-    assert {"dice", "ranges", "grid", "damage", "trench_crusade", "bfrpg", "pf2e", "underface",
-            "hunters_moon"} <= set(MODULES)
+    assert {"dice", "notation", "ranges", "grid", "damage", "trench_crusade", "bfrpg", "pf2e",
+            "underface", "hunters_moon"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

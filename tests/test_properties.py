@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import pytest
 
-from widgets import (bfrpg, damage, dice, errors, grid, hunters_moon as hm, limits, pf2e, ranges,
-                     trench_crusade as tc, underface as uf)
+from widgets import (bfrpg, damage, dice, errors, grid, hunters_moon as hm, limits, notation, pf2e,
+                     ranges, trench_crusade as tc, underface as uf)
 from widgets.dice import Dist
 from widgets.errors import RuleInputError
 
@@ -35,7 +35,7 @@ SLOW = 1.0        # seconds: the contract's bound on any single call
 BIG = 3.0         # seconds: the biggest accepted inputs (0.3-0.6 s on an idle machine; CI is shared)
 SEED = 20261130
 HANGUL = re.compile("[가-힣]")
-RULE_MODULES = (dice, damage, ranges, grid, tc, bfrpg, pf2e, uf, hm)
+RULE_MODULES = (dice, notation, damage, ranges, grid, tc, bfrpg, pf2e, uf, hm)
 TERRAIN = grid.Terrain(8, 6, blocked={(4, 0), (4, 1)}, enemies={(6, 4)}, allies={(1, 1)})
 
 
@@ -54,7 +54,11 @@ BASE: dict[str, tuple[tuple, dict]] = {
     "dice.dice_sum": ((3, 6), {}), "dice.keep_highest": ((4, 2, 6), {}),
     "dice.keep_lowest": ((4, 2, 6), {}), "dice.roll_and_keep": ((2, 1, 6), {}),
     "dice.kept_total": (([3, 4, 5], 2, True), {}),
-    "damage.divide_up": ((7, 2), {}), "damage.parse_damage": (("1D6+1+DB",), {"allow_db": True}),
+    "dice.dense_sum_bits": ((11, 11, 6, 6), {}), "dice.groups_product_bits": (([(1, 6), (2, 8)],), {}),
+    "notation.divide_up": ((7, 2), {}), "notation.parse": (("4D6KH3>=10",), {}),
+    "notation.parse_expression": (("1D6+½DB",), {"names": ("DB",), "noun": "피해 식"}),
+    "notation.distribution": (("2D6+1D4-1",), {}), "notation.roll_odds": (("1D100<=45",), {}),
+    "damage.parse_damage": (("1D6+1+DB",), {"allow_db": True}),
     "damage.db_dist": (("+1D4",), {}), "damage.damage_dist": (("1D6+DB", "+1D4"), {}),
     "damage.special_damage_dist": (("1D6+DB", "+1D4"), {}), "damage.after_armor": ((6, 2), {}),
     "damage.hp_after": ((4, 12), {}), "damage.hp_states": ((4, 6, -3), {}),

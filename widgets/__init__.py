@@ -2,8 +2,10 @@
 
 Layers, bottom to top:
 
-- generic mechanics: ``dice`` (exact distributions), ``ranges`` (range bands), ``grid`` (square
-  grid movement, sight, facing), ``damage`` (damage expressions, armor, HP), ``errors`` (the
+- generic mechanics: ``dice`` (exact distributions), ``notation`` (dice-bot notation such as
+  ``4D6KH3`` or ``1D100<=45``: the one reader of typed dice expressions, exact odds), ``ranges``
+  (range bands), ``grid`` (square grid movement, sight, facing), ``damage`` (damage expressions:
+  the notation plus the DB, armor, HP), ``errors`` (the
   one input contract: validators, Korean particles, rounding), ``limits`` (the size limits every
   module shares), ``datafiles`` (rules tables shipped as CSV/JSON in ``widgets/data``); pure
   Python, no numpy, every call answered within about a second or refused at once;

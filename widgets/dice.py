@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from itertools import islice
+import math
 from math import comb, gcd
 from typing import Callable, Iterable, Mapping
 
@@ -247,16 +248,41 @@ def _mul_decimal(a: list[int], b: list[int], digits: int) -> list[int]:
     return [int(text[end - (i + 1) * digits:end - i * digits]) for i in range(count)]
 
 
-def _poly_mul(a: list[int], b: list[int]) -> list[int]:
-    """Exact product of two lists of non-negative integer coefficients (lowest degree first)."""
+def _slot_bytes(bound_bits: int) -> int:
+    """Bytes of one packed slot holding numbers below ``2**bound_bits`` (one spare byte)."""
+    return (bound_bits + 8) // 8
+
+
+def dense_sum_bits(count_a: int, count_b: int, weight_bits_a: int, weight_bits_b: int) -> int:
+    """At least the size in bits of the packed product with which ``Dist + Dist`` adds two
+    distributions of ``count_a`` and ``count_b`` consecutive totals whose weights are below
+    ``2**weight_bits_a`` and ``2**weight_bits_b`` (what :func:`~widgets.limits.check_product`
+    bounds): an expression can be checked before any distribution of it is computed.
+
+    >>> dense_sum_bits(11, 11, 6, 6)     # 2D6 + 2D6: 21 totals, 3-byte slots
+    504
+    """
+    count_a = require_int(count_a, "count_a", "결과 수", 1, 10**9)
+    count_b = require_int(count_b, "count_b", "결과 수", 1, 10**9)
+    bits_a = require_int(weight_bits_a, "weight_bits_a", "가중치 비트 수", 0, 10**9)
+    bits_b = require_int(weight_bits_b, "weight_bits_b", "가중치 비트 수", 0, 10**9)
+    # a product coefficient is below max(a)·max(b)·len(shorter): its bits at most the sum
+    bound_bits = bits_a + bits_b + min(count_a, count_b).bit_length()
+    return (count_a + count_b - 1) * _slot_bytes(bound_bits) * 8
+
+
+def _poly_mul(a: list[int], b: list[int], checked: bool = True) -> list[int]:
+    """Exact product of two lists of non-negative integer coefficients (lowest degree first);
+    ``checked=False`` skips the product limit for callers whose own limit bounds the size."""
     if len(a) < len(b):
         a, b = b, a
     if len(b) == 1:
         return [x * b[0] for x in a]
     bound = max(a) * max(b) * len(b)   # no product coefficient can reach this
     count = len(a) + len(b) - 1
-    width = (bound.bit_length() + 8) // 8
-    limits.check_product(count * width * 8)
+    width = _slot_bytes(bound.bit_length())
+    if checked:
+        limits.check_product(count * width * 8)
     if count * width * 8 >= _DECIMAL_FROM_BITS and bound.bit_length() < 12_000:
         return _mul_decimal(a, b, len(str(bound)))
     return _unpack(_pack(a, width) * _pack(b, width), width, count)
@@ -392,13 +418,9 @@ def _dice_sum(count: int, sides: int) -> Dist:
 _GROUPS_PER_RECURRENCE = 4
 
 
-def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
-    """Sum of groups of dice ``(count, sides)``, e.g. ``[(1, 10), (1, 4)]`` for 1D10+1D4:
-    one recurrence over the totals, no products of big distributions.
-
-    >>> dice_groups_sum([(1, 10), (1, 4)]).probability(14)
-    Fraction(1, 40)
-    """
+def _group_chunks(groups: Iterable[tuple[int, int]]) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
+    """Checked groups as (number of one-sided dice, chunks of at most
+    :data:`_GROUPS_PER_RECURRENCE` ``(count, sides)`` groups, one recurrence each)."""
     checked: dict[int, int] = {}
     for item in require_items(groups, "groups", "주사위 묶음", limits.MAX_EXPRESSION_TERMS * 2):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -410,11 +432,48 @@ def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
     limits.check_sum_groups(checked.items())
     ones = checked.pop(1, 0)
     key = tuple(sorted((n, s) for s, n in checked.items() if n))
-    chunks = [key[i:i + _GROUPS_PER_RECURRENCE] for i in range(0, len(key), _GROUPS_PER_RECURRENCE)]
-    total = Dist.constant(ones)
+    return ones, [key[i:i + _GROUPS_PER_RECURRENCE] for i in range(0, len(key), _GROUPS_PER_RECURRENCE)]
+
+
+def _chunks_product_bits(chunks: list[tuple[tuple[int, int], ...]]) -> int:
+    """Bits of the products joining the chunks' sums, in order (each running total's weights are
+    below the product of the totals, so their bit lengths add)."""
+    width, bits, total = 1, 0, 0
     for chunk in chunks:
-        total = total + Dist._dense(sum(n for n, _ in chunk), list(_mixed_weights(chunk)))
+        chunk_width = sum(n * (s - 1) for n, s in chunk) + 1
+        chunk_bits = math.prod(s ** n for n, s in chunk).bit_length()
+        if width > 1:
+            total += dense_sum_bits(width, chunk_width, bits, chunk_bits)
+        width, bits = width + chunk_width - 1, bits + chunk_bits
     return total
+
+
+def groups_product_bits(groups: Iterable[tuple[int, int]]) -> int:
+    """At least the bits of the packed products with which :func:`dice_groups_sum` joins its
+    recurrences (one per four die sizes; 0 for up to four sizes): what it checks against
+    :data:`~widgets.limits.MAX_PRODUCT_BITS` before computing anything.
+
+    >>> groups_product_bits([(100, 100), (99, 99)]), groups_product_bits([(1, s) for s in range(2, 8)])
+    (0, 528)
+    """
+    return _chunks_product_bits(_group_chunks(groups)[1])
+
+
+def dice_groups_sum(groups: Iterable[tuple[int, int]]) -> Dist:
+    """Sum of groups of dice ``(count, sides)``, e.g. ``[(1, 10), (1, 4)]`` for 1D10+1D4:
+    one recurrence over the totals, no products of big distributions.
+
+    >>> dice_groups_sum([(1, 10), (1, 4)]).probability(14)
+    Fraction(1, 40)
+    """
+    ones, chunks = _group_chunks(groups)
+    # more than four sizes take one product per further chunk: checked before any is computed
+    limits.check_product(_chunks_product_bits(chunks))
+    weights, low = [1], ones
+    for chunk in chunks:
+        weights = _poly_mul(weights, list(_mixed_weights(chunk)), checked=False)
+        low += sum(n for n, _ in chunk)
+    return Dist._dense(low, weights)
 
 
 # --- keeping the highest or lowest dice -----------------------------------------------------------

@@ -36,9 +36,16 @@ MAX_PRODUCT_BITS = 8_000_000
 #: Net ±DICE (Trench Crusade): one more die per DICE on a roll that keeps 2 or 3, so the pool
 #: (kept + |DICE|) stays within MAX_POOL.
 MAX_NET_DICE = 500
-#: Characters in one damage expression, and terms in it.
+#: Characters in one dice or damage expression (:mod:`widgets.notation`, :mod:`widgets.damage`),
+#: terms in it (dice, numbers, DB), and brackets inside brackets.
 MAX_EXPRESSION_TEXT = 80
 MAX_EXPRESSION_TERMS = 12
+MAX_EXPRESSION_DEPTH = 3
+#: Largest whole number written in an expression, largest divisor of a divided term (``1D6÷2``),
+#: and largest number a comparison names (``1D100<=45``).
+MAX_CONSTANT = 1000
+MAX_DIVISOR = 100
+MAX_TARGET = 100_000
 
 
 def _why() -> str:
@@ -127,6 +134,31 @@ def check_keep(count: int, keep: int, sides: int) -> None:
             f"주사위 개수 × (면 수의 비트 수)는 {MAX_KEEP_WORK}까지입니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
 
 
+def check_expression_work(keep_work_total: int, product_bits_total: int) -> None:
+    """Refuse one expression whose kept dice together pass :data:`MAX_KEEP_WORK`, or whose
+    additions of distributions together pass :data:`MAX_PRODUCT_BITS` (each term alone may fit,
+    but twelve such terms would not answer within a second).
+
+    >>> check_expression_work(2 * 300_000_000, 3_000_000)
+    >>> check_expression_work(3 * 300_000_000, 0)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: the expression keeps too many dice: its kept dice together take 900000000 of kept² × sides² × dice × bits(sides), at most 750000000, so that every answer comes within a second
+    """
+    if keep_work_total > MAX_KEEP_WORK:
+        raise RuleInputError(
+            f"the expression keeps too many dice: its kept dice together take {keep_work_total} of "
+            f"kept² × sides² × dice × bits(sides), at most {MAX_KEEP_WORK}, {_why()}",
+            f"식이 너무 큽니다: 높은/낮은 주사위를 남기는 항들의 계산량을 합하면 {keep_work_total}로, "
+            f"{MAX_KEEP_WORK}까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+    if product_bits_total > MAX_PRODUCT_BITS:
+        raise RuleInputError(
+            f"the expression is too big: adding its terms takes {product_bits_total} bits of "
+            f"products, at most {MAX_PRODUCT_BITS}, {_why()}",
+            f"식이 너무 큽니다: 항들을 더하는 곱을 합하면 {product_bits_total}비트로, "
+            f"{MAX_PRODUCT_BITS}비트까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+
+
 def check_pairs(pairs: int) -> None:
     """Refuse adding two irregular distributions with more than :data:`MAX_PAIRS` outcome pairs.
 
@@ -188,9 +220,17 @@ def limits_table() -> list[dict[str, object]]:
         ("MAX_PRODUCT_BITS", MAX_PRODUCT_BITS, "불규칙한 두 큰 분포를 더하는 곱의 비트 수",
          "bits of one product adding two big irregular distributions"),
         ("MAX_NET_DICE", MAX_NET_DICE, "트렌치 크루세이드의 순 ±DICE", "net ±DICE (Trench Crusade)"),
-        ("MAX_EXPRESSION_TEXT", MAX_EXPRESSION_TEXT, "피해 식 하나의 글자 수",
-         "characters in one damage expression"),
-        ("MAX_EXPRESSION_TERMS", MAX_EXPRESSION_TERMS, "피해 식 하나의 항 수",
-         "terms in one damage expression"),
+        ("MAX_EXPRESSION_TEXT", MAX_EXPRESSION_TEXT, "주사위 식·피해 식 하나의 글자 수",
+         "characters in one dice or damage expression"),
+        ("MAX_EXPRESSION_TERMS", MAX_EXPRESSION_TERMS, "주사위 식·피해 식 하나의 항 수",
+         "terms in one dice or damage expression"),
+        ("MAX_EXPRESSION_DEPTH", MAX_EXPRESSION_DEPTH, "식 안에 겹쳐 쓰는 괄호의 수",
+         "brackets inside brackets in one expression"),
+        ("MAX_CONSTANT", MAX_CONSTANT, "식에 쓰는 정수 하나의 크기",
+         "a whole number written in an expression"),
+        ("MAX_DIVISOR", MAX_DIVISOR, "나누기(1D6÷2)의 나누는 수",
+         "the divisor of a divided term (1D6÷2)"),
+        ("MAX_TARGET", MAX_TARGET, "비교(1D100<=45)에 쓰는 수의 크기",
+         "the number a comparison names (1D100<=45)"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]
