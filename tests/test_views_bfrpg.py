@@ -11,6 +11,7 @@ import pytest
 from widgets import bfrpg as bf
 from widgets.errors import RuleInputError
 from widgets.grid import Terrain, least_rear_attackers, rear_arc, visible_squares
+from widgets.limits import MAX_FLIGHT_WORK
 from widgets.ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from widgets.views import bfrpg as views
 from widgets.views import format as fmt
@@ -261,6 +262,7 @@ RUN = """(cases) => cases.map((c) => {
   const r = BfrpgOptions.options(c);
   const last = c.width * c.height - 1;
   return {option: r.option.join(), feet: Array.from(r.feet).join(),
+          shots: r.shots.map((f) => f.join(" ")).join(),
           path: BfrpgOptions.pathTo(r, last).join()};
 })"""
 
@@ -282,7 +284,7 @@ def _case(rng, w, h):
     rng.shuffle(cells)
     start = cells.pop()
     take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
-    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.12)),
+    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.2)),
                 allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
                 difficult={s for s in cells if rng.random() < 0.15})
     if rng.random() < 0.5 and t.enemies:  # often start engaged
@@ -301,14 +303,16 @@ def test_js_move_options_agree_with_python(js_page):
     pairs += [(s.terrain(), s.mover.square, s.rate) for s in bf.SCENES.values()]
     for t, start, rate in pairs:
         o = bf.move_options(t, start, rate)
-        cases.append(dict(t.to_js(), start=t.index(start), rate=rate))
-        opts = [o.option(t.square(i)) for i in range(t.width * t.height)]
-        feet = [o.feet(t.square(i)) for i in range(t.width * t.height)]
-        last = t.square(t.width * t.height - 1)
+        cases.append(dict(t.to_js(), start=t.index(start), rate=rate, maxWork=MAX_FLIGHT_WORK))
+        squares = [t.square(i) for i in range(t.width * t.height)]
+        opts = [o.option(s) for s in squares]
+        feet = [o.feet(s) for s in squares]
+        shots = [" ".join(str(t.index(e)) for e in o.parting_shots(s)) for s in squares]
         expected.append((",".join(opts), ",".join("-1" if f is None else str(f) for f in feet),
-                         ",".join(str(t.index(s)) for s in o.path_to(last))))
+                         ",".join(shots), ",".join(str(t.index(s)) for s in o.path_to(squares[-1]))))
     results = js_page.evaluate(RUN, cases)
-    for (opts, feet, path), r in zip(expected, results):
+    for (opts, feet, shots, path), r in zip(expected, results):
         assert r["option"] == opts
         assert r["feet"] == feet
+        assert r["shots"] == shots
         assert r["path"] == path

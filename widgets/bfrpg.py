@@ -28,8 +28,8 @@ from typing import Iterable, Mapping
 from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
-from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
-                   front_arc, grid_distance, has_line_of_sight, is_behind,
+from .grid import (CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
+                   cost_map, flight_map, front_arc, grid_distance, has_line_of_sight, is_behind,
                    least_rear_attackers, neighbours8, path_feet, straight_squares)
 from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 
@@ -265,16 +265,23 @@ def can_attack_after(option: object) -> bool:
 class MoveOptions:
     """What a combatant at ``start`` can do to reach each square this round.
 
-    Three cost maps decide it: ``stay`` (melee steps double, never leaving an engagement),
-    ``free`` (melee steps double, leaving allowed) and ``plain`` (no doubling).
+    Engagement, withdrawal, flight and parting shots are counted per opponent: a step that
+    goes from a square next to an opponent to one that is not *leaves* that opponent, even when
+    it enters another opponent's melee. Three searches decide it: ``stay`` (no step may leave
+    an opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves
+    that leave at least one opponent, each with the set of opponents it leaves: see
+    :func:`~widgets.grid.flight_map`).
 
     * Not engaged at the start: ``walk`` / ``run`` if ``stay`` ≤ rate / 2 × rate; otherwise
-      ``flee_walk`` / ``flee_run`` if ``free`` is within them (the move enters a melee and
-      leaves it, taking a parting shot); else ``out``.
+      ``flee_walk`` / ``flee_run`` by the ``flight`` move (melee steps double on the way, as
+      in the Doughbert example); else ``out``.
     * Engaged at the start: ``melee_move`` for engaged squares with ``stay`` ≤ rate (half
-      the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate; else
-      ``flee_walk`` / ``flee_run`` if ``plain`` ≤ rate / 2 × rate (fleeing moves at the
-      normal walk or run speed); else ``out``.
+      the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate (no parting
+      shot); else ``flee_walk`` / ``flee_run`` by the ``flight`` move at the normal walk or run
+      speed (no doubling); else ``out``.
+
+    Of the moves that leave opponents the one chosen leaves the fewest, then costs the
+    fewest feet; each opponent it leaves gets one parting shot (:meth:`parting_shots`).
 
     >>> o = move_options(Terrain(7, 1, enemies={(3, 0)}), (2, 0), 20)
     >>> [o.option((c, 0)) for c in range(7)]
@@ -285,8 +292,8 @@ class MoveOptions:
     start: Square
     rate: int
     stay: CostMap
-    free: CostMap
     plain: CostMap
+    flight: FlightMap
 
     @property
     def engaged_start(self) -> bool:
@@ -306,28 +313,39 @@ class MoveOptions:
         if not self.engaged_start:
             if stay is not None and stay <= 2 * r:
                 return "walk" if stay <= r else "run"
-            free = self.free.feet(square)
-            if free is not None and free <= 2 * r:
-                return "flee_walk" if free <= r else "flee_run"
+        else:
+            if self.terrain.is_engaged(square) and stay is not None and stay <= r:
+                return "melee_move"
+            plain = self.plain.feet(square)
+            if plain is not None and plain <= r // 2:
+                return "withdraw"
+        flee = self.flight.feet(square)
+        if flee is None:
             return "out"
-        if self.terrain.is_engaged(square) and stay is not None and stay <= r:
-            return "melee_move"
-        plain = self.plain.feet(square)
-        if plain is None or plain > 2 * r:
-            return "out"
-        if plain <= r // 2:
-            return "withdraw"
-        return "flee_walk" if plain <= r else "flee_run"
+        return "flee_walk" if flee <= r else "flee_run"
 
-    def _map(self, option: str) -> CostMap:
+    def parting_shots(self, square: Square) -> tuple[Square, ...]:
+        """The opponents whose parting shot a move to ``square`` takes (in the terrain's
+        square order; empty unless the option is a flight).
+
+        >>> t = Terrain(9, 2, blocked={(c, 0) for c in range(9)} - {(3, 0), (6, 0)},
+        ...             enemies={(3, 0), (6, 0)})
+        >>> move_options(t, (0, 1), 40).parting_shots((5, 1))
+        ((3, 0),)
+        """
+        if not self.option(square).startswith("flee"):
+            return ()
+        return self.flight.foes(square)
+
+    def _map(self, option: str) -> CostMap | FlightMap:
         if option in ("walk", "run", "melee_move", "start"):
             return self.stay
-        if option == "withdraw" or (self.engaged_start and option.startswith("flee")):
+        if option == "withdraw":
             return self.plain
-        return self.free
+        return self.flight
 
     def feet(self, square: Square) -> int | None:
-        """Feet spent on the cost map that decided :meth:`option` (melee steps counted
+        """Feet spent on the search that decided :meth:`option` (melee steps counted
         double where the option does), or ``None`` for ``out``/``pass``/``blocked``.
 
         >>> scene_options("tannen_melee").feet((3, 2))  # one melee step: 5 ft at double cost
@@ -366,11 +384,11 @@ def move_options(terrain: Terrain, start: object, rate: object) -> MoveOptions:
     'run'
     """
     r = check_rate(rate)
-    kw = {"rate": r}
-    stay = cost_map(terrain, start, engaged_doubles=True, may_leave_engagement=False, **kw)
-    free = cost_map(terrain, start, engaged_doubles=True, **kw)
-    plain = cost_map(terrain, start, **kw)
-    return MoveOptions(terrain, stay.start, r, stay, free, plain)
+    stay = cost_map(terrain, start, rate=r, engaged_doubles=True, may_leave_engagement=False)
+    plain = cost_map(terrain, start, rate=r)
+    engaged = terrain.is_engaged(stay.start)
+    flight = flight_map(terrain, stay.start, r, engaged_doubles=not engaged)
+    return MoveOptions(terrain, stay.start, r, stay, plain, flight)
 
 
 # --- facing and attacks from behind ------------------------------------------------------
