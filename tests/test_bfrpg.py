@@ -385,3 +385,19 @@ def test_options_and_parting_shots_match_an_exhaustive_search(seed):
             assert tuple(sorted(left, key=t.index)) == shooters
         elif option in ("walk", "run", "melee_move"):
             assert not left
+
+
+def test_worked_melee_rows_give_feet_walked_in_the_sources_unit():
+    """Issue 17: a melee move's row shows the feet walked (within the source's 10 ft limit) with
+    the doubled count beside it, never the doubled count alone next to the limit; the flee rows
+    name the goblin whose parting shot it is."""
+    from widgets.views import bfrpg as views
+    rows = views.scene_examples(("tannen_melee",)).rows
+    s = SCENES["tannen_melee"]
+    o = scene_options("tannen_melee")
+    for (where, limit, result), m in zip(rows, s.marks):
+        if m.expect == "melee_move":
+            assert f"{o.walked(m.square)}피트 (두 배로 세면 {o.feet(m.square)}피트)" in result
+            assert o.walked(m.square) <= m.feet
+        if m.expect.startswith("flee"):
+            assert result.endswith("분리 사격: 고블린")

@@ -128,7 +128,8 @@ def test_scene_examples_reproduce_the_source_numbers():
     s = bf.scene("doughbert_melee")
     opts = bf.scene_options("doughbert_melee")
     for row, mark in zip(rows, s.marks):
-        assert row[2].endswith(f"{opts.feet(mark.square)}피트")
+        assert f"{opts.feet(mark.square)}피트" in row[2]
+        assert row[2].endswith("분리 사격: 고블린") == opts.option(mark.square).startswith("flee")
         if mark.feet is not None:
             assert opts.feet(mark.square) == mark.feet
     assert [opts.feet(m.square) for m in s.marks[:5]] == [5, 10, 15, 25, 35]
@@ -158,9 +159,27 @@ def test_explorer_static_data_equals_the_library(key):
         assert data["opt"][i] == opts.option(sq)
         f = opts.feet(sq)
         assert data["feet"][i] == (-1 if f is None else f)
+        assert data["shots"][i] == " ".join(str(t.index(e)) for e in opts.parting_shots(sq))
     if key in bf.SCENES:
         s = bf.SCENES[key]
         assert rate == s.rate and lay.terrain() == s.terrain() and lay.start() == s.mover.square
+
+
+def test_explorer_names_the_opponents_that_get_a_parting_shot():
+    """Issue 17: the corridor past two goblins; enemies are numbered on the grid and a flee
+    square says which of them gets a parting shot."""
+    g = views.GridExplorer("bf-grid", "two_goblins")
+    res = g.result()
+    t = res.layout.terrain()
+    first, second = t.index((3, 0)), t.index((6, 0))
+    assert res.labels[first] == "적1" and res.labels[second] == "적2"
+    past_first, past_both = t.index((5, 1)), t.index((8, 1))
+    assert res.options[past_first] == "flee_walk" and res.shots[past_first] == (first,)
+    assert res.describe(past_first).endswith("분리 사격(명중 +2)을 하는 상대: 적1")
+    assert res.describe(past_both).endswith("분리 사격(명중 +2)을 하는 상대: 적1, 적2")
+    assert "분리 사격" not in res.describe(t.index((4, 1)))  # still next to the first goblin
+    assert "적1" in views.grid_table_html(res) and "상대: 적1" in views.grid_table_html(res)
+    assert g.export()["maxWork"] == MAX_FLIGHT_WORK
 
 
 def test_explorer_doughbert_preset_and_rates():
@@ -181,7 +200,7 @@ def test_explorer_doughbert_preset_and_rates():
     assert grid.count("data-i=") == grid.count('role="gridcell"') == len(res.layout.codes)
     assert grid.count('role="row"') == res.layout.height
     assert 'role="grid" tabindex="0"' in grid and "onclick" not in grid
-    assert 'class="c o-start"' in grid and "40!" in grid
+    assert 'class="c o-start"' in grid and "40!" in grid and ">적1<" in grid
     assert "BfGridExplorer.attach(uid," in html_out
 
 

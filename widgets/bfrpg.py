@@ -30,7 +30,7 @@ from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
                    cost_map, flight_map, front_arc, grid_distance, has_line_of_sight, is_behind,
-                   least_rear_attackers, neighbours8, path_feet, straight_squares)
+                   least_rear_attackers, neighbours8, path_feet, straight_squares, walk_feet)
 from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 
 #: To-hit bonus of the parting shot at a fleeing combatant (core rules, defensive movement).
@@ -355,6 +355,17 @@ class MoveOptions:
         if opt in ("out", "pass", "blocked"):
             return None
         return self._map(opt).feet(square)
+
+    def walked(self, square: Square) -> int | None:
+        """Feet actually walked on :meth:`path_to` (melee steps counted once: a melee move of
+        10 ft is 20 ft of :meth:`feet`), or ``None`` where :meth:`feet` is.
+
+        >>> o = scene_options("tannen_melee")
+        >>> o.feet((5, 2)), o.walked((5, 2))
+        (20, 10)
+        """
+        path = self.path_to(square)
+        return walk_feet(self.terrain, path) if path else None
 
     def path_to(self, square: Square) -> tuple[Square, ...]:
         """A cheapest path for :meth:`option` (empty when out of reach).

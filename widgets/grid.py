@@ -136,6 +136,31 @@ def path_feet(path: Iterable[object]) -> int:
     return feet
 
 
+def walk_feet(terrain: "Terrain", path: Iterable[object]) -> int:
+    """Feet a walk of adjacent squares costs on ``terrain`` with no melee doubling: diagonals
+    alternating 5/10 over the whole walk, difficult squares double, barriers +5 after that.
+
+    >>> walk_feet(Terrain(4, 1, difficult={(2, 0)}, barrier={(3, 0)}), [(0, 0), (1, 0), (2, 0), (3, 0)])
+    25
+    """
+    _terrain(terrain)
+    squares = [_square(p, f"path square {i}", f"경로의 {i + 1}번째 칸")
+               for i, p in enumerate(require_items(path, "path", "경로", MAX_PATH))]
+    feet, diagonals = 0, 0
+    for i, (a, b) in enumerate(zip(squares, squares[1:])):
+        dc, dr = b[0] - a[0], b[1] - a[1]
+        if max(abs(dc), abs(dr)) != 1 or not terrain.inside(b) or b in terrain.blocked \
+                or b in terrain.enemies:
+            raise RuleInputError(f"step {i + 1} from {a} to {b} is not a legal move",
+                                 f"{i + 1}번째 이동 {a} → {b}는 갈 수 있는 한 칸 이동이 아닙니다.")
+        step = 5
+        if dc and dr:
+            diagonals += 1
+            step = SQUARE_FEET if diagonals % 2 else 2 * SQUARE_FEET
+        feet += step * (2 if b in terrain.difficult else 1) + (5 if b in terrain.barrier else 0)
+    return feet
+
+
 def grid_distance(a: object, b: object) -> int:
     """Feet of the cheapest path between two squares on an open floor.
 
