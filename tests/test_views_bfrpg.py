@@ -3,6 +3,7 @@ explorer's data, its Jupyter view, and the JS twin of move_options (widgets/js/b
 from __future__ import annotations
 
 import html
+import json
 import random
 from pathlib import Path
 
@@ -335,3 +336,18 @@ def test_js_move_options_agree_with_python(js_page):
         assert r["feet"] == feet
         assert r["shots"] == shots
         assert r["path"] == path
+
+
+def test_the_sentence_after_the_rear_attack_example_comes_from_the_library():
+    """Issue 17: with attackers north, east and west the defender escapes by facing north (the
+    library's least_rear_attackers), not south; the chapter shows the library's sentence."""
+    claim = views.rear_claim()
+    least, facings = least_rear_attackers((1, 1), [(1, 0), (2, 1), (0, 1)])
+    assert (claim.three_least, claim.three_facings) == (least, facings) == (0, ("N",))
+    assert "북쪽을 보면 아무도 뒤에 두지 않습니다" in claim.text() and "남쪽" not in claim.text()
+    assert claim.pair_least == least_rear_attackers((1, 1), [(0, 0), (2, 2)])[0] == 1
+    nb = json.loads((ROOT / "book" / "bfrpg.ipynb").read_text(encoding="utf-8"))
+    section = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "쪽을 보아 피할" not in section  # no hand-written facing left in the prose
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "views.rear_claim()" in "".join(c["source"]))
+    assert "remove-input" in cell["metadata"]["tags"]

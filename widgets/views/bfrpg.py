@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, product
 from typing import Mapping
 
 from .. import bfrpg as bf
@@ -650,6 +650,46 @@ class Disagreements:
     def __repr__(self) -> str:
         k = fmt.korean_only
         return "\n".join(f"{k(d.where)}: {k(d.source)} → {k(d.rules)}" for d in self.items)
+
+
+class RearClaim:
+    """The paragraph after the attacks-from-behind example: what the 3-rear-square rule gives
+    for the source's "three attackers" (every number and facing from the library)."""
+
+    DIAGONAL_PAIR = ((0, 0), (2, 2))            # north-west and south-east of the defender
+    THREE_SIDES = ((1, 0), (2, 1), (0, 1))      # north, east and west
+
+    def __init__(self):
+        me = (1, 1)
+        self.pair_least = least_rear_attackers(me, self.DIAGONAL_PAIR)[0]
+        self.three_least, self.three_facings = least_rear_attackers(me, self.THREE_SIDES)
+        triples = list(combinations(_RING, 3))
+        self.placements = len(triples)
+        self.forced = sum(least_rear_attackers(me, t)[0] > 0 for t in triples)
+
+    def text(self) -> str:
+        names = dict(zip(_RING, _RING_KO))
+        first, second = (names[sq] for sq in self.DIAGONAL_PAIR)
+        pair = f"{fmt.josa(first, '과/와')} {second}"
+        sides = "·".join(names[sq] for sq in self.THREE_SIDES)
+        facings = "이나 ".join(FACING_KO[f] + "쪽" for f in self.three_facings)
+        escape = (f"방어자가 {facings}을 보면 아무도 뒤에 두지 않습니다" if self.three_least == 0 else
+                  f"방어자가 어느 쪽을 보아도 {self.three_least}명이 뒤에 남습니다")
+        return (f"그러나 뒤쪽 세 칸 규칙대로 세어 보면 원문의 「셋 이상」은 어림값입니다. 대각선으로 마주 선 두 명"
+                f"(예: {pair})만으로도 어느 쪽을 보든 {self.pair_least}명이 뒤에 남고, 세 명이라도 "
+                f"{sides}에 서면 {escape}. 공격자 셋이 방어자 둘레 여덟 칸에 설 수 있는 {self.placements}가지 배치 "
+                f"가운데 방향을 어떻게 바꿔도 뒤를 잡히는 배치는 {self.forced}가지입니다 (위의 불일치 표).")
+
+    def _repr_html_(self) -> str:
+        return f"<p>{html.escape(self.text())}</p>"
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def rear_claim() -> RearClaim:
+    """The computed paragraph after the attacks-from-behind example (see :class:`RearClaim`)."""
+    return RearClaim()
 
 
 _SIGHT_KO = {"clear": "시야 확보 (정상 발사)", "partial": "부분 엄폐 (GM 재량, 가정)",
