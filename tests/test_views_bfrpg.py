@@ -141,8 +141,9 @@ def test_movement_table_is_generated_and_notes_the_disagreements():
     text = repr(views.MovementTable())
     rows = bf.movement_table()
     assert len(text.splitlines()) == len(rows)
-    assert text.count("(원문 16)") == len(bf.table_disagreements()) == 2
-    assert "12 (원문 16)" in views.MovementTable()._repr_html_()
+    assert text.count("(원문 16칸)") == len(bf.table_disagreements()) == 2
+    assert "12칸 (원문 16칸)" in views.MovementTable()._repr_html_()  # issue 17: not "12 (원문 16)칸"
+    assert "(원문 16)칸" not in views.MovementTable()._repr_html_()
     assert len(repr(views.Disagreements()).splitlines()) == len(bf.source_disagreements())
 
 

@@ -5,9 +5,11 @@ Rules from the source: walk up to the movement rate and attack, or run up to twi
 and not attack; diagonals alternate 5/10 ft; entering a square next to a foe engages it; an
 engaged combatant may move half its rate staying engaged (the Doughbert example charges such
 steps double: 10 ft a square), or withdraw at half rate, or flee and take a parting shot;
-the 3 squares behind a combatant are its rear. Rules from the core rules (supplementary,
-see rules-notes): movement rates by armour and load, +2 for a parting shot and from behind,
-missile ranges (:mod:`widgets.ranges`).
+the 3 squares behind a combatant are its rear; a parting shot and an attack from behind get
++2 (the source states both, citing the core rules). Engagement, withdrawal, flight and parting
+shots are counted per opponent. Rules from the core rules (supplementary, see rules-notes):
+movement rates by armour and load, missile ranges (:mod:`widgets.ranges`), cover, the attack
+roll.
 
 The source's figures are not in the text, so the preset scenes place the combatants where
 the text's numbers come out (each scene says so in ``note``).
@@ -33,9 +35,11 @@ from .grid import (CostMap, FlightMap, Square, Terrain, centre_line_clear, check
                    least_rear_attackers, neighbours8, path_feet, straight_squares, walk_feet)
 from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 
-#: To-hit bonus of the parting shot at a fleeing combatant (core rules, defensive movement).
+#: To-hit bonus of the parting shot at a fleeing combatant (stated by the source, after the core
+#: rules' defensive movement).
 PARTING_SHOT_BONUS = 2
-#: To-hit bonus of an attack from one of the defender's 3 rear squares (core rules).
+#: To-hit bonus of an attack from one of the defender's 3 rear squares (stated by the source,
+#: after the core rules).
 REAR_ATTACK_BONUS = 2
 #: To-hit penalty for shooting at a foe engaged in melee within 5 ft (core rules).
 INTO_MELEE_PENALTY = -5
@@ -58,10 +62,10 @@ class MovementRow:
     source_squares: tuple[int, int, int, int]
 
 
-_NONE = "갑옷없음 / 마법가죽 (no armour / magic leather)"
-_LEATHER = "가죽갑옷 / 마법금속 (leather / magic metal)"
-_METAL = "금속갑옷 (metal armour)"
-_LIGHT, _HEAVY = "가벼운 무게 (light load)", "무거운 무게 (heavy load)"
+_NONE = "갑옷 없음 / 마법 가죽 (no armour / magic leather)"
+_LEATHER = "가죽 갑옷 / 마법 금속 (leather / magic metal)"
+_METAL = "금속 갑옷 (metal armour)"
+_LIGHT, _HEAVY = "가벼운 짐 (light load)", "무거운 짐 (heavy load)"
 
 #: The source's table, row by row (rates as in the core rules; counts as printed).
 MOVEMENT_TABLE: tuple[MovementRow, ...] = (
@@ -76,7 +80,8 @@ MOVEMENT_TABLE: tuple[MovementRow, ...] = (
 # Keys without spaces, "_" or "-": "magic leather", "magic_leather" and "갑옷 없음" all match.
 _ARMOR_ROW = {"none": 0, "magicleather": 0, "leather": 1, "magicmetal": 1, "metal": 2,
               "갑옷없음": 0, "마법가죽": 0, "가죽갑옷": 1, "마법금속": 1, "금속갑옷": 2}
-_LOAD_COL = {"light": 0, "heavy": 1, "가벼운무게": 0, "무거운무게": 1, "가벼운": 0, "무거운": 1}
+_LOAD_COL = {"light": 0, "heavy": 1, "가벼운짐": 0, "무거운짐": 1, "가벼운무게": 0, "무거운무게": 1,
+             "가벼운": 0, "무거운": 1}
 
 
 def _key(text: object) -> str | None:
@@ -94,19 +99,19 @@ def movement_rate(armor: object, load: object) -> int:
 
     >>> movement_rate("none", "heavy"), movement_rate("magic leather", "light")
     (30, 40)
-    >>> movement_rate("금속갑옷", "가벼운 무게")
-    20
+    >>> movement_rate("금속 갑옷", "가벼운 짐"), movement_rate("금속갑옷", "가벼운 무게")
+    (20, 20)
     """
     a, lo = _key(armor), _key(load)
     if a not in _ARMOR_ROW:
         raise RuleInputError(
             f"unknown armour {shown(armor)}: use none, magic_leather, leather, magic_metal or metal",
-            f"알 수 없는 갑옷입니다 (입력값: {shown(armor)}). 갑옷없음·마법가죽·가죽갑옷·마법금속·"
-            "금속갑옷 중 하나를 고르세요.")
+            f"알 수 없는 갑옷입니다 (입력값: {shown(armor)}). 갑옷 없음·마법 가죽·가죽 갑옷·마법 금속·"
+            "금속 갑옷 중 하나를 고르세요.")
     if lo not in _LOAD_COL:
         raise RuleInputError(f"unknown load {shown(load)}: use light or heavy",
-                             f"알 수 없는 무게입니다 (입력값: {shown(load)}). 가벼운 무게 또는 "
-                             "무거운 무게를 고르세요.")
+                             f"알 수 없는 짐입니다 (입력값: {shown(load)}). 가벼운 짐 또는 "
+                             "무거운 짐을 고르세요.")
     return MOVEMENT_TABLE[2 * _ARMOR_ROW[a] + _LOAD_COL[lo]].rate   # rows: armour × (light, heavy)
 
 

@@ -497,7 +497,7 @@ def _pcs_in_paragraph(group: Sequence[PlottedPC]) -> list[PlottedPC]:
         raise RuleInputError(
             "PCs sharing a paragraph need all-different tie rolls (or none)",
             "같은 패러그래프의 PC는 순서 결정 1D6을 모두 굴려 서로 다른 눈이어야 합니다 "
-            "(같으면 다시 굴리세요). 상의로 정했다면 1D6을 비워 두세요.")
+            "(같은 눈이면 다시 굴린다고 봅니다: 가정). 상의로 정했다면 1D6을 비워 두세요.")
     return sorted(group, key=lambda pc: -pc.tie_roll)
 
 

@@ -88,7 +88,7 @@ TOOL_CODE = {"me": "@", "enemy": "e", "ally": "a", "wall": "#", "barrier": "b",
              "difficult": "d", "erase": "."}
 
 _ARMOR_KO = {"none": "갑옷 없음", "magic_leather": "마법 가죽", "leather": "가죽 갑옷",
-             "magic_metal": "마법 금속 갑옷", "metal": "금속 갑옷"}
+             "magic_metal": "마법 금속", "metal": "금속 갑옷"}
 _LOAD_KO = {"light": "가벼운 짐", "heavy": "무거운 짐"}
 
 
@@ -616,7 +616,7 @@ class MovementTable:
 
     def _cell(self, row, col) -> str:
         mine, theirs = row[col], row["source_" + col]
-        return str(mine) if mine == theirs else f"{mine} (원문 {theirs})"
+        return f"{mine}칸" if mine == theirs else f"{mine}칸 (원문 {theirs}칸)"
 
     def _repr_html_(self) -> str:
         head = ("<tr><th>갑옷</th><th>짐</th><th>이동 속도</th><th>달리기</th><th>걷기 가로/세로</th>"
@@ -624,7 +624,7 @@ class MovementTable:
         body = "".join(
             f"<tr><td>{html.escape(fmt.korean_only(r['armor']))}</td><td>{html.escape(fmt.korean_only(r['load']))}</td>"
             f"<td>{r['rate']}피트</td><td>{r['run_rate']}피트</td>"
-            + "".join(f"<td>{html.escape(self._cell(r, c))}칸</td>" for c in self.cols) + "</tr>"
+            + "".join(f"<td>{html.escape(self._cell(r, c))}</td>" for c in self.cols) + "</tr>"
             for r in self.rows)
         return f'<table class="odds bf-movement"><caption>라운드당 이동 (칸 수는 곧은 줄 기준)</caption>{head}{body}</table>'
 
@@ -816,7 +816,7 @@ def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
         note = ""
         if row["run_orth"] != row["source_run_orth"]:
             note = (f"<p>원문의 표는 이 줄에서 가로/세로로 {row['source_run_orth']}칸을 달린다고 적었지만, "
-                    f"{run}피트는 {row['run_orth']}칸입니다(이 책은 규칙대로 {row['run_orth']}칸).</p>")
+                    f"{run}피트는 {row['run_orth']}칸입니다 (이 책은 규칙대로 {row['run_orth']}칸).</p>")
         text = (f"<p>이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸, 대각선 "
                 f"{bf.squares_reachable(rate, True)}칸까지 걸은 뒤 공격할 수 있습니다. 달리면 <b>{run}피트</b>"
                 f"(가로/세로 {bf.squares_reachable(run)}칸, 대각선 {bf.squares_reachable(run, True)}칸)까지 "

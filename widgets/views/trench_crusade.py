@@ -112,7 +112,7 @@ def dice_examples() -> WorkedExamples:
 
 #: Rolls a table uses, with the dice each keeps (bloodbath keeps one more).
 _ROLL_KINDS = {"success": ("성공 굴림", 2), "injury": ("부상 굴림", 2),
-               "bloodbath": ("유혈낭자를 쓴 부상 굴림", 3), "bombard": ("포격처럼 3D6로 주는 부상", 3),
+               "bloodbath": ("유혈낭자를 쓴 부상 굴림", 3), "bombard": (f"포격처럼 {fmt.josa('3D6', '으로/로')} 주는 부상", 3),
                "bombard_bloodbath": ("포격 부상 + 유혈낭자", 4)}
 #: The least number of D6 the digest asks each player to bring.
 DICE_TO_BRING = 8
@@ -138,7 +138,8 @@ def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
         compute, title="한 번에 굴리는 주사위 수", x_label="남긴 눈의 합계")
 
 
-_D3_TABLE = ('<table class="odds"><caption>D3가 없을 때: D6 눈을 D3로 읽기</caption>'
+_D3_TABLE = (f'<table class="odds"><caption>{fmt.josa("D3", "이/가")} 없을 때: D6 눈을 '
+             f'{fmt.josa("D3", "으로/로")} 읽기</caption>'
              "<tr><th>D6 눈</th>" + "".join(f"<td>{f}</td>" for f in range(1, 7)) + "</tr>"
              "<tr><th>D3 값</th>" + "".join(f"<td>{tc.d3_from_d6_face(f)}</td>" for f in range(1, 7))
              + "</tr></table>")

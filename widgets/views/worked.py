@@ -105,7 +105,8 @@ def tc_round(distance: int = 18) -> WorkedRound:
     injury_name, _, injury_effect = _band_label(tc.INJURY_CHART, injury_total).partition(":")
     attack = tc.attack_odds(dice=net, armour=armour)
     side = "높은" if net > 0 else "낮은"
-    how = "2D6를 그대로 더합니다" if net == 0 else f"{thrown}D6를 굴려 {side} 눈 {kept_n}개를 더합니다"
+    how = (f"{josa('2D6', '을/를')} 그대로 더합니다" if net == 0
+           else f"{josa(f'{thrown}D6', '을/를')} 굴려 {side} 눈 {kept_n}개를 더합니다")
     labels = {key: label.split(":")[0] for key, label, _, _ in tc.INJURY_CHART}
     steps = [
         ("선언:", f"사수가 사거리 {TC_RIFLE_RANGE}\"짜리 소총으로 {distance}\" 떨어진 적을 쏘겠다고 합니다. "
@@ -285,7 +286,7 @@ def uf_round(skill: int = 50) -> WorkedRound:
                              f"{lost}만큼 HP가 줄어 다온의 HP는 {hp_left}"
                              + ("입니다." if hp_left > 0 else "입니다. 0 이하이므로 다온은 기절합니다."),
             "attacker_wins_special": "무기 최대 피해에 DB를 굴려 더한 값에서 방어 점수를 뺍니다.",
-            "defender_wins": "다온이 피해서 피해가 없습니다.",
+            "defender_wins": "다온이 공격을 피해 HP가 줄지 않습니다.",
             "defender_wins_special": "다온이 완벽하게 피해, 가람의 다음 행동 하나가 어려움 난이도가 됩니다.",
             "both_fail": "둘 다 실패해 공격이 빗나갑니다."}[rolled]
     steps = [("의도 선언:", f"가람(숏소드 기능 {skill}, DB {UF_DB})이 \"탁자를 돌아 들어가 칼을 휘두르겠다\"고 "
