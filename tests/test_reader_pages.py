@@ -268,7 +268,7 @@ LABELLED = [
     ("bfrpg", "걸어서 도주한 전투원은 걷기처럼", "가정"),
     ("bfrpg", "번갈아 세는 횟수를 경로 전체에 걸쳐", "가정"),
     ("bfrpg", "칸이 붙어 있는지로만", "가정"),
-    ("trench_crusade", "**그 미니어처의 주인**", "가정"),
+    ("trench_crusade", "주인이 쓴다고 보았습니다", "가정"),
     ("underface", "'화살이나 저속 투사체'로 보았습니다", "가정"),
     ("underface", "−3의 절반을 −2로", "가정"),
     ("hunters_moon", "{term}`격파` 확률이 더 높은 쪽을 고른다고", "가정"),
@@ -282,11 +282,18 @@ LABELLED = [
 
 @pytest.mark.parametrize("chapter, phrase, label", LABELLED)
 def test_the_books_readings_and_supplementary_rules_are_labelled(chapter, phrase, label):
-    """The label stands in the passage's paragraph, or heads the list the passage is in."""
+    """The label stands in the passage's own sentence, or opens its paragraph (**가정**: …), or
+    heads the list the passage is in (**가정** (…):)."""
     paragraphs = re.split(r"\n\s*\n", markdown_of(BOOK / f"{chapter}.ipynb"))
     i = next(k for k, p in enumerate(paragraphs) if phrase in p)
-    heading = paragraphs[i - 1] if paragraphs[i].lstrip().startswith("- ") and i else ""
-    assert label in paragraphs[i] or (label in heading and heading.rstrip().endswith(":"))
+    here = paragraphs[i]
+    start = here.index(phrase)
+    ends = [m.end() for m in re.finditer(r"(?<=[다요)])\.(?=\s|$)", here)]
+    sentence = here[max([e for e in ends if e <= start], default=0):
+                    min([e for e in ends if e >= start + len(phrase)], default=len(here))]
+    opens = re.match(r"\s*(>\s*)?\*\*(\{term\}`)?" + label, here) is not None
+    heading = paragraphs[i - 1] if here.lstrip().startswith("- ") and i else ""
+    assert label in sentence or opens or (label in heading and heading.rstrip().endswith(":"))
 
 
 def test_quick_references_and_widgets_label_the_readings_too():
