@@ -345,7 +345,7 @@ def test_the_sentence_after_the_rear_attack_example_comes_from_the_library():
     claim = views.rear_claim()
     least, facings = least_rear_attackers((1, 1), [(1, 0), (2, 1), (0, 1)])
     assert (claim.three_least, claim.three_facings) == (least, facings) == (0, ("N",))
-    assert "북쪽을 보면 아무도 뒤에 두지 않습니다" in claim.text() and "남쪽" not in claim.text()
+    assert "북쪽을 보아 아무도 뒤에 두지 않을 수 있습니다" in claim.text() and "남쪽" not in claim.text()
     assert claim.pair_least == least_rear_attackers((1, 1), [(0, 0), (2, 2)])[0] == 1
     nb = json.loads((ROOT / "book" / "bfrpg.ipynb").read_text(encoding="utf-8"))
     section = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")

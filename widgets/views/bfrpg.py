@@ -271,7 +271,7 @@ def legend_html() -> str:
     marks = {k: ("!" if k == "flee_walk" else "!»" if k == "flee_run" else OPTION_MARKS.get(k, ""))
              for k, _ in items}
     spans = "".join(swatch(OPTION_COLORS[k], marks[k], t) for k, t in items)
-    spans += swatch(ENEMY_COLOR, "적1", "적 (번호는 분리 사격을 하는 상대를 가리킬 때 씀)")
+    spans += swatch(ENEMY_COLOR, "적1", "적 (번호로 구별)")
     spans += ("실선 굵은 테두리: 장벽(+5피트), 점선 굵은 테두리: 험한 지형(2배)")
     return f'<div class="bf-legend" style="font-size:0.85em">{spans}</div>'
 
@@ -673,11 +673,11 @@ class RearClaim:
         pair = f"{fmt.josa(first, '과/와')} {second}"
         sides = "·".join(names[sq] for sq in self.THREE_SIDES)
         facings = "이나 ".join(FACING_KO[f] + "쪽" for f in self.three_facings)
-        escape = (f"방어자가 {facings}을 보면 아무도 뒤에 두지 않습니다" if self.three_least == 0 else
+        escape = (f"방어자는 {facings}을 보아 아무도 뒤에 두지 않을 수 있습니다" if self.three_least == 0 else
                   f"방어자가 어느 쪽을 보아도 {self.three_least}명이 뒤에 남습니다")
         return (f"그러나 뒤쪽 세 칸 규칙대로 세어 보면 원문의 「셋 이상」은 어림값입니다. 대각선으로 마주 선 두 명"
                 f"(예: {pair})만으로도 어느 쪽을 보든 {self.pair_least}명이 뒤에 남고, 세 명이라도 "
-                f"{sides}에 서면 {escape}. 공격자 셋이 방어자 둘레 여덟 칸에 설 수 있는 {self.placements}가지 배치 "
+                f"{sides}에 섰다면 {escape}. 공격자 셋이 방어자 둘레 여덟 칸에 설 수 있는 {self.placements}가지 배치 "
                 f"가운데 방향을 어떻게 바꿔도 뒤를 잡히는 배치는 {self.forced}가지입니다 (위의 불일치 표).")
 
     def _repr_html_(self) -> str:

@@ -76,10 +76,11 @@ def physical_checks() -> HtmlTable:
     return HtmlTable(["방어구 불이익을 받는 신체 판정"], [[", ".join(uf.PHYSICAL_CHECKS)]])
 
 
-def settings_table(settings: uf.CheckSettings = uf.DEFAULT_SETTINGS) -> HtmlTable:
+def settings_table(settings: uf.CheckSettings = uf.DEFAULT_SETTINGS,
+                   caption: str = "판정 설정 — (가정)은 원문에 없는 시스템 규칙의 기본값") -> HtmlTable:
     """The assumed check rules (``CheckSettings.rows()``) shown beside the widgets."""
-    return HtmlTable(["판정 규칙", "이 책의 값"], [list(r) for r in settings.rows()],
-                     "판정 설정 — (가정)은 원문에 없는 시스템 규칙의 기본값")
+    return HtmlTable(["판정 규칙", "이 책의 값" if settings == uf.DEFAULT_SETTINGS else "고른 값"],
+                     [list(r) for r in settings.rows()], caption)
 
 
 def worked_examples() -> WorkedExamples:
@@ -411,7 +412,7 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
         target = uf.effective_target(attack, hard=attack_hard, settings=settings)
         check = uf.check_odds(attack, hard=attack_hard, settings=settings)
         odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard, settings=settings)
-        text = (settings_table(settings)._repr_html_()
+        text = (settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
                 + fmt.odds_table(_check_rows(check), f"공격 기능 {attack}의 판정 한 번 (목표치 {target})")
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()],
                                  f"명중 판정: 공격 {attack} 대 방어 {defense}"))
