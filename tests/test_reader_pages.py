@@ -423,6 +423,7 @@ WORDING = [
     ("bfrpg", "(원문 16)칸"), ("bfrpg", "12 (원문 16)"), ("bfrpg", "물속(difficult terrain)"),
     ("bfrpg", "가벼운 무게"), ("bfrpg", "무거운 무게"), ("bfrpg", "갑옷없음"), ("bfrpg", "금속갑옷"),
     ("bfrpg", "가죽갑옷"), ("bfrpg", "마법 금속 갑옷"),
+    ("trench_crusade", "성공 굴림 1번"),
 ]
 
 

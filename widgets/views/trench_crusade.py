@@ -182,7 +182,9 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
         if count == 0:
             text = "<p>참호의 사격 발판으로 오르는 것은 위험한 행동이 아니므로 굴림 없이 성공합니다.</p>"
         else:
-            text = (f"<p>성공 굴림 {count}번(각각 7 이상)이 모두 성공해야 조작이 이어집니다.</p>")
+            need = next(lo for key, _, lo, _ in tc.SUCCESS_CHART if key == "success")
+            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 조작이 이어집니다.</p>" if count == 1 else
+                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 조작이 이어집니다.</p>")
         rows = [("조작이 이어질 확률", goes_on), ("조작이 끝날 확률", 1 - goes_on)]
         bars = Bars((0, 1), (1 - goes_on, goes_on), ("failure", "success"))
         return Shown(text + fmt.odds_table(rows), bars)
