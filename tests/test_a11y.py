@@ -138,15 +138,10 @@ def deep_active(page) -> dict:
 
 
 def described(lay: views.Layout, res: views.GridResult, i: int) -> str:
-    """What the page says for square i (the cursor's accessible name), from the library."""
-    code, opt, feet = lay.codes[i], res.options[i], res.feet[i]
-    what = "적" if code == "e" else views.SQUARE_NAMES["@"] if code == "@" else bf.OPTIONS_KO[opt]
-    parts = [f"열 {i % lay.width}, 행 {i // lay.width}", what]
-    if feet >= 0 and code != "@":
-        parts.append(f"{feet}피트")
-    if code in ("b", "d"):
-        parts.append(views.SQUARE_NAMES[code])
-    return ", ".join(parts)
+    """What the page says for square i (the cursor's accessible name), from the library
+    (enemies by their number on the grid, who gets a parting shot on a flee square)."""
+    assert res.layout == lay
+    return res.describe(i)
 
 
 def test_grid_explorer_by_keyboard_alone(offline_page):
@@ -176,7 +171,8 @@ def test_grid_explorer_by_keyboard_alone(offline_page):
     assert c["opt"] == list(res.options) and c["feet"] == list(res.feet)
     # a screen reader hears what the square now is
     ti = lay.width * target[1] + target[0]
-    assert announced(page, uid)["text"] == described(lay, res, ti) == f"열 {target[0]}, 행 {target[1]}, 적"
+    number = res.enemy_numbers[ti]
+    assert announced(page, uid)["text"] == described(lay, res, ti) == f"열 {target[0]}, 행 {target[1]}, 적{number}"
     # the cursor square is described in words from the library (option and feet)
     page.keyboard.press("ArrowUp")
     got = deep_active(page)

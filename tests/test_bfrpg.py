@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_movement_table_square_counts():
 def test_the_only_table_disagreement_is_the_30_ft_run():
     ds = table_disagreements()
     assert [(d.source, d.rules) for d in ds] == [("16", "12"), ("16", "12")]
-    assert "무거운 무게" in ds[0].where and "가벼운 무게" in ds[1].where  # the merged "^^" cell
+    assert "무거운 짐" in ds[0].where and "가벼운 짐" in ds[1].where  # the merged "^^" cell
     assert all("run_orth" in d.where for d in ds)
 
 
@@ -193,10 +194,12 @@ def test_tannen_melee_colours():
             assert t.is_engaged(sq) and plain <= half_move(s.rate) and o.feet(sq) <= s.rate
         elif opt == "withdraw":
             assert plain <= half_move(s.rate)
-        elif opt == "flee_walk":
-            assert half_move(s.rate) < plain <= s.rate
+        elif opt == "flee_walk":  # a move that leaves the goblin, at the normal speed
+            assert half_move(s.rate) < plain <= o.feet(sq) <= s.rate
+            assert o.parting_shots(sq) == (s.enemies[0].square,)
         elif opt == "flee_run":
-            assert s.rate < plain <= 2 * s.rate
+            assert s.rate < o.feet(sq) <= 2 * s.rate and plain <= o.feet(sq)
+            assert o.parting_shots(sq) == (s.enemies[0].square,)
     assert {"melee_move", "withdraw", "flee_walk", "flee_run"} <= set(opts.values())
     # the five squares around the goblin within 10 ft of Tannen, staying engaged
     green = {sq for sq, opt in opts.items() if opt == "melee_move"}
@@ -226,3 +229,175 @@ def test_rear_attack_examples():
     goblin = SCENES["rear_three"].mover
     assert rear_arc(goblin.square, goblin.facing)[2] == (3, 3)
 
+
+
+# --- several opponents: engagement, withdrawal, flight and parting shots per opponent ------
+
+def _foes_next_to(t: Terrain, square) -> frozenset:
+    """The enemies adjacent to ``square`` (8-neighbourhood), written out independently."""
+    return frozenset(e for e in t.enemies
+                     if max(abs(e[0] - square[0]), abs(e[1] - square[1])) == 1)
+
+
+def _exhaustive_costs(t: Terrain, start, bound: int, mode: str) -> dict:
+    """(square, set of opponents left) → cheapest feet over every walk costing ≤ ``bound``.
+
+    ``mode``: 'stay' (no step may leave an opponent; steps from a square next to an opponent
+    cost double), 'free' (a step that stays next to some opponent costs double) or 'plain'.
+    Exhaustive closure over (square, number of diagonals so far, opponents left): no parity
+    trick, no dominance between sets."""
+    best = {(start, 0, frozenset()): 0}
+    frontier = dict(best)
+    while frontier:
+        nxt = {}
+        for (a, diags, left), feet in frontier.items():
+            here = _foes_next_to(t, a)
+            for dc, dr in itertools.product((-1, 0, 1), repeat=2):
+                b = (a[0] + dc, a[1] + dr)
+                if (dc, dr) == (0, 0) or not t.inside(b) or b in t.blocked or b in t.enemies:
+                    continue
+                diag = dc != 0 and dr != 0
+                if diag and ((a[0] + dc, a[1]) in t.blocked or (a[0], a[1] + dr) in t.blocked):
+                    continue
+                there = _foes_next_to(t, b)
+                dropped = here - there
+                if mode == "stay" and dropped:
+                    continue
+                step = (5 if (diags + 1) % 2 else 10) if diag else 5
+                step *= 2 if b in t.difficult else 1
+                if (mode == "stay" and here) or (mode == "free" and here & there):
+                    step *= 2
+                cost = feet + step + (5 if b in t.barrier else 0)
+                key = (b, diags + diag, left | dropped)
+                if cost <= bound and cost < best.get(key, 10**9) and cost < nxt.get(key, 10**9):
+                    nxt[key] = cost
+        best.update(nxt)
+        frontier = nxt
+    out: dict = {}
+    for (sq, _, left), feet in best.items():
+        out[(sq, left)] = min(out.get((sq, left), 10**9), feet)
+    return out
+
+
+def _expected_options(t: Terrain, start, rate: int) -> dict:
+    """Square → (option, feet, opponents with a parting shot), straight from the rules:
+    no parting shot beats any; fewer parting shots beat more; then the cheaper move."""
+    engaged_start = bool(_foes_next_to(t, start))
+    stay = _exhaustive_costs(t, start, 2 * rate, "stay")
+    flee = _exhaustive_costs(t, start, 2 * rate, "plain" if engaged_start else "free")
+    plain = _exhaustive_costs(t, start, 2 * rate, "plain")
+    order = {e: t.index(e) for e in t.enemies}
+    out = {}
+    for sq in itertools.product(range(t.width), range(t.height)):
+        if sq == start:
+            out[sq] = ("start", 0, ())
+            continue
+        if sq in t.blocked or sq in t.enemies:
+            out[sq] = ("blocked", None, ())
+            continue
+        if sq in t.allies:
+            out[sq] = ("pass", None, ())
+            continue
+        kept = stay.get((sq, frozenset()))
+        flights = sorted((len(left), feet, tuple(sorted(order[e] for e in left)))
+                         for (s, left), feet in flee.items() if s == sq and left)
+        if not engaged_start and kept is not None:
+            out[sq] = ("walk" if kept <= rate else "run", kept, ())
+        elif engaged_start and _foes_next_to(t, sq) and kept is not None and kept <= rate:
+            out[sq] = ("melee_move", kept, ())
+        elif engaged_start and min((f for (s, _), f in plain.items() if s == sq),
+                                   default=10**9) <= rate // 2:
+            out[sq] = ("withdraw", min(f for (s, _), f in plain.items() if s == sq), ())
+        elif flights:
+            _, feet, left = flights[0]
+            out[sq] = ("flee_walk" if feet <= rate else "flee_run", feet,
+                       tuple(t.square(i) for i in left))
+        else:
+            out[sq] = ("out", None, ())
+    return out
+
+
+def test_leaving_one_goblin_for_another_is_fleeing_the_first():
+    """Issue 17: entering one goblin's melee and moving on to a square next only to another
+    goblin leaves the first one's melee: a flight that gives the first goblin a parting shot."""
+    t = Terrain(9, 2, blocked={(c, 0) for c in range(9)} - {(3, 0), (6, 0)},
+                enemies={(3, 0), (6, 0)})
+    o = move_options(t, (0, 1), 40)
+    assert o.option((4, 1)) == "walk"          # still next to the first goblin
+    assert o.option((5, 1)) == "flee_walk"     # left the first goblin's melee
+    assert o.parting_shots((5, 1)) == ((3, 0),)
+    assert o.feet((5, 1)) == 35                # 5 + 5, two melee steps at 10, then 5
+    assert o.parting_shots((8, 1)) == ((3, 0), (6, 0))
+    assert o.parting_shots((4, 1)) == () and o.parting_shots((0, 1)) == ()
+
+
+def test_withdrawing_from_two_goblins_and_fleeing_only_the_one_left():
+    # engaged with two goblins; staying next to the second while leaving the first
+    t = Terrain(6, 3, enemies={(1, 0), (3, 0)})
+    o = move_options(t, (2, 1), 20)
+    assert o.engaged_start and o.parting_shots((2, 1)) == ()
+    assert o.option((2, 0)) == "melee_move"       # still next to both
+    assert o.option((3, 1)) == "withdraw"         # leaves the first at half speed: no shot
+    assert o.option((4, 1)) == "withdraw"
+    assert o.parting_shots((4, 1)) == ()
+    assert o.option((5, 1)) == "flee_walk"
+    assert o.parting_shots((5, 1)) == ((1, 0), (3, 0))
+
+
+def _random_case(rng, w, h):
+    cells = [(c, r) for c in range(w) for r in range(h)]
+    rng.shuffle(cells)
+    start = cells.pop()
+    take = lambda p: {cells.pop() for _ in range(min(len(cells), max(0, round(w * h * p))))}  # noqa: E731
+    enemies = take(rng.uniform(0.08, 0.3))
+    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.2)), enemies=enemies, allies=take(0.05),
+                barrier={s for s in cells if rng.random() < 0.1},
+                difficult={s for s in cells if rng.random() < 0.1})
+    if rng.random() < 0.5 and enemies:  # often start engaged
+        e = sorted(enemies)[0]
+        for n in neighbours8(e):
+            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
+                return t, n
+    return t, start
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_options_and_parting_shots_match_an_exhaustive_search(seed):
+    rng = random.Random(17_000 + seed)
+    t, start = _random_case(rng, rng.randint(2, 6), rng.randint(2, 5))
+    rate = rng.choice([10, 15, 20])
+    o = move_options(t, start, rate)
+    expected = _expected_options(t, start, rate)
+    for sq, (option, feet, shooters) in expected.items():
+        assert o.option(sq) == option, (sq, sorted(t.enemies), start, rate)
+        assert o.feet(sq) == feet, (sq, option)
+        assert o.parting_shots(sq) == shooters, (sq, option)
+        path = o.path_to(sq)
+        if feet is None:
+            assert path == ()
+            continue
+        # the path shown leaves exactly the opponents named, at the feet shown
+        assert path[0] == start and path[-1] == sq
+        left = set()
+        for a, b in zip(path, path[1:]):
+            left |= _foes_next_to(t, a) - _foes_next_to(t, b)
+        if option.startswith("flee"):
+            assert tuple(sorted(left, key=t.index)) == shooters
+        elif option in ("walk", "run", "melee_move"):
+            assert not left
+
+
+def test_worked_melee_rows_give_feet_walked_in_the_sources_unit():
+    """Issue 17: a melee move's row shows the feet walked (within the source's 10 ft limit) with
+    the doubled count beside it, never the doubled count alone next to the limit; the flee rows
+    name the goblin whose parting shot it is."""
+    from widgets.views import bfrpg as views
+    rows = views.scene_examples(("tannen_melee",)).rows
+    s = SCENES["tannen_melee"]
+    o = scene_options("tannen_melee")
+    for (where, limit, result), m in zip(rows, s.marks):
+        if m.expect == "melee_move":
+            assert f"{o.walked(m.square)}피트 (두 배로 세면 {o.feet(m.square)}피트)" in result
+            assert o.walked(m.square) <= m.feet
+        if m.expect.startswith("flee"):
+            assert result.endswith("분리 사격: 고블린")

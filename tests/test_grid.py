@@ -29,12 +29,18 @@ def rule_step(t: Terrain, a, b, diagonals_before: int, doubles: bool) -> int | N
     if diag and ((a[0] + dc, a[1]) in t.blocked or (a[0], a[1] + dr) in t.blocked):
         return None
     base = (5 if (diagonals_before + 1) % 2 == 1 else 10) if diag else 5
-    mult = (2 if b in t.difficult else 1) * (2 if doubles and a in t.engaged and b in t.engaged else 1)
+    mult = (2 if b in t.difficult else 1) * (2 if doubles and foes(t, a) & foes(t, b) else 1)
     return base * mult + (5 if b in t.barrier else 0)
 
 
+def foes(t: Terrain, square) -> set:
+    """The enemies next to ``square`` (engagement is per opponent)."""
+    return {e for e in t.enemies if max(abs(e[0] - square[0]), abs(e[1] - square[1])) == 1}
+
+
 def leaves(t: Terrain, a, b) -> bool:
-    return a in t.engaged and b not in t.engaged
+    """The step a → b leaves some opponent (even into another one's melee)."""
+    return bool(foes(t, a) - foes(t, b))
 
 
 def walk_cost(t: Terrain, path, doubles=False, may_leave=True) -> int | None:
@@ -172,6 +178,17 @@ def test_engagement_doubling_and_leaving():
     assert [plain.feet((c, 0)) for c in range(7)] == [0, 5, 10, 15, 20, 25, 30]
     assert [doubled.feet((c, 0)) for c in range(7)] == [0, 5, 10, 20, 30, 35, 40]
     assert [stay.feet((c, 0)) for c in range(7)] == [0, 5, 10, 20, 30, None, None]
+
+
+def test_engagement_is_per_opponent():
+    """From a square next to one enemy straight to a square next only to another: the step
+    leaves the first enemy (refused when leaving is not allowed) and is no melee step."""
+    t = Terrain(4, 2, enemies={(0, 0), (3, 0)})
+    assert t.foes_next_to((1, 1)) == ((0, 0),) and t.foes_next_to((2, 1)) == ((3, 0),)
+    stay = cost_map(t, (1, 1), 30, engaged_doubles=True, may_leave_engagement=False)
+    doubled = cost_map(t, (1, 1), 30, engaged_doubles=True)
+    assert stay.feet((2, 1)) is None and stay.feet((1, 0)) == 10  # (1, 0): next to both
+    assert doubled.feet((2, 1)) == 5 and doubled.feet((1, 0)) == 10
 
 
 def test_bands_and_start():
@@ -364,3 +381,17 @@ def test_least_rear_attackers_by_brute_force():
             counts = [sum(a in rear_arc((1, 1), f) for a in attackers) for f in "NESW"]
             assert least_rear_attackers((1, 1), attackers)[0] == min(counts)
 
+
+
+def test_flight_search_is_refused_past_its_work_limit():
+    """Many opponents and a very long move make too many sets of parting shots: refused with a
+    Korean message, within about a second (the limit bounds the work, not only the memory)."""
+    import time
+    rng = random.Random(3)
+    cells = [(c, r) for c in range(20) for r in range(20)]
+    rng.shuffle(cells)
+    start, enemies = cells[0], set(cells[1:61])
+    t0 = time.perf_counter()
+    with pytest.raises(RuleInputError) as err:
+        grid.flight_map(Terrain(20, 20, enemies=enemies), start, 480, engaged_doubles=True)
+    assert "분리 사격" in err.value.korean and time.perf_counter() - t0 < 5

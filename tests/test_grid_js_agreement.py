@@ -1,5 +1,6 @@
-"""The JavaScript cost map (widgets/js/grid_cost.js) against the Python core, in headless
-Debian chromium: same costs, same predecessors, and fast enough for live dragging."""
+"""The JavaScript cost map and flight search (widgets/js/grid_cost.js) against the Python core,
+in headless Debian chromium: same costs, same predecessors, same opponents left, and fast
+enough for live dragging."""
 from __future__ import annotations
 
 import random
@@ -7,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from widgets.grid import Terrain, cost_map
+from widgets.grid import Terrain, cost_map, flight_map
+from widgets.limits import MAX_FLIGHT_WORK
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = (ROOT / "widgets" / "js" / "grid_cost.js").read_text(encoding="utf-8")
@@ -77,3 +79,57 @@ def test_js_handles_the_largest_grid(page):
     m, case = random_case(random.Random(3), 60, 60)
     r = page.evaluate(RUN, [case])[0]
     assert r["cost"] == joined(m.costs()) and r["statePred"] == joined(m.state_pred)
+
+
+FLIGHT = """(cases) => cases.map((c) => {
+  const r = GridCost.flightMap(c);
+  const last = c.width * c.height - 1;
+  return {cost: r.cost.join(), best: r.best.join(), foes: r.foes.map((f) => f.join(" ")).join(),
+          labelCost: r.labelCost.join(), labelState: r.labelState.join(),
+          labelPred: r.labelPred.join(), path: GridCost.flightPath(r, last).join()};
+})"""
+
+
+def flight_case(rng: random.Random, w: int, h: int):
+    """A grid crowded with enemies (flights past several of them), often starting engaged."""
+    cells = [(c, r) for c in range(w) for r in range(h)]
+    rng.shuffle(cells)
+    start = cells.pop()
+    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
+    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.2)), enemies=take(rng.uniform(0.05, 0.25)),
+                allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
+                difficult={s for s in cells if rng.random() < 0.15})
+    if rng.random() < 0.5 and t.enemies:
+        e = min(t.enemies)
+        for n in ((e[0] + 1, e[1]), (e[0], e[1] + 1), (e[0] - 1, e[1]), (e[0], e[1] - 1)):
+            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
+                start = n
+                break
+    doubles, rate = rng.random() < 0.5, rng.choice([10, 20, 30, 40])
+    m = flight_map(t, start, rate, engaged_doubles=doubles)
+    case = dict(t.to_js(), start=t.index(start), rate=rate, engagedDoubles=doubles,
+                maxWork=MAX_FLIGHT_WORK)
+    return m, case
+
+
+def test_js_flight_map_agrees_with_python(page):
+    rng = random.Random(1717)
+    pairs = [flight_case(rng, rng.randint(2, 16), rng.randint(2, 16)) for _ in range(120)]
+    results = page.evaluate(FLIGHT, [case for _, case in pairs])
+    for (m, _), r in zip(pairs, results):
+        t = m.terrain
+        squares = [t.square(i) for i in range(t.width * t.height)]
+        assert r["cost"] == joined(-1 if m.feet(s) is None else m.feet(s) for s in squares)
+        assert r["best"] == joined(m.best)
+        assert r["foes"] == ",".join(" ".join(str(t.index(e)) for e in m.foes(s)) for s in squares)
+        assert r["labelCost"] == joined(m.label_cost)
+        assert r["labelState"] == joined(m.label_state)
+        assert r["labelPred"] == joined(m.label_pred)
+        assert r["path"] == joined(t.index(s) for s in m.path_to(squares[-1]))
+
+
+def test_js_flight_map_refuses_past_the_label_limit(page):
+    m, case = flight_case(random.Random(5), 12, 12)
+    case["maxWork"] = 3
+    assert page.evaluate("(c) => { try { GridCost.flightMap(c); return 'none'; } "
+                         "catch (e) { return e.tooMany ? 'refused' : String(e); } }", case) == "refused"

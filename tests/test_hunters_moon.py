@@ -375,3 +375,31 @@ def test_combat_ends_the_moment_the_body_falls():
     # the flag only matters when the body did fall in the melee rounds
     assert hm.combat_course(False, 3, False, 0, 2, fell_in_first_round=True).rounds == \
         ("recon", "melee1", "melee2")
+
+
+# --- whom a PC may target: the threat card's state when the PC acts (issue 17) ---------------
+
+@pytest.mark.parametrize("pc", range(1, 7))
+@pytest.mark.parametrize("threat", range(1, 6))
+@pytest.mark.parametrize("placed", [True, False])
+def test_threat_state_when_a_pc_acts_follows_the_round_order(pc, threat, placed):
+    """Paragraphs 1 → 5 then 권외, a paragraph's PCs before its threat; an unscouted card is
+    placed only at its paragraph's monster action; a card that acted is 행동완료. Checked
+    against hm.round_order: the threat acted before the PC exactly when it comes first."""
+    state = hm.threat_state(pc, threat, placed_before=placed)
+    order = [x.name for x in hm.round_order([hm.PlottedPC("PC", pc)], [hm.PlacedThreat("T", threat)])]
+    threat_first = order.index("T") < order.index("PC")
+    assert state == ("acted" if threat_first else "unacted" if placed else "unplaced")
+    assert hm.can_target_threat(state) == (state == "unacted")
+    # the worked-round reading: plot 3 acts before the card of paragraph 3 is placed
+    if pc == threat == 3 and not placed:
+        assert state == "unplaced"
+
+
+def test_threat_state_refuses_bad_input():
+    for bad in [(0, 3, True), (7, 3, True), (2, 6, True), (2, 3, "yes")]:
+        with pytest.raises(RuleInputError) as err:
+            hm.threat_state(bad[0], bad[1], placed_before=bad[2])
+        assert err.value.korean
+    with pytest.raises(RuleInputError):
+        hm.can_target_threat("sleeping")

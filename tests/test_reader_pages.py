@@ -141,7 +141,7 @@ def test_tc_dice_sources_match_what_the_library_applies():
 def test_bf_to_hit_and_ranges_are_the_library():
     cells = {r[0]: r[1] for r in q.bf_to_hit().rows}
     assert cells["뒤쪽 칸에서 근접 공격"] == fmt.signed(bf.REAR_ATTACK_BONUS)
-    assert cells["도주하는 상대에게 분리 사격"] == fmt.signed(bf.PARTING_SHOT_BONUS)
+    assert cells["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)"] == fmt.signed(bf.PARTING_SHOT_BONUS)
     assert cells["5피트 안에서 근접전 중인 상대에게 미사일"] == fmt.signed(bf.INTO_MELEE_PENALTY)
     longbow = BFRPG_MISSILE_RANGES["장궁 (longbow)"]
     assert q.bf_missile_ranges().rows[0][1:] == [str(v) for v in longbow]
@@ -155,7 +155,7 @@ def test_pf_tables_are_the_library():
         assert row[1:] == [fmt.percent(odds[k]) for k in pf2e.DEGREES]
         assert sum(odds.values()) == 1
     assert [r[1:] for r in q.pf_map().rows] == [
-        [fmt.signed(pf2e.multiple_attack_penalty(n, a)) for a in (False, True)] for n in (1, 2, 3)]
+        [fmt.signed(pf2e.multiple_attack_penalty(n, a)) for a in (False, True)] for n in (1, 2, 3, 4)]
     for i, row in enumerate(q.pf_ranges((120,)).rows, start=1):
         assert row[1] == fmt.signed(pf2e.range_penalty(120 * i, 120))
 
@@ -207,3 +207,297 @@ def test_no_term_link_sits_inside_a_longer_term(chapter):
                       and before.endswith(f[:f.index(shown)]) and after.startswith(f[f.index(shown) + len(shown):])]
             assert not nested, (path.name, shown, nested)
         assert plain  # the page has prose
+
+
+# --- issue 17: labels that must say what the source says, the book's readings, the source's
+# --- own words, wording, and the shared reader tools -------------------------------------
+
+PAGES = [BOOK / f"{c}.ipynb" for c in CHAPTERS] + [BOOK / "quickref" / f"{c}.ipynb" for c in CHAPTERS]
+
+
+def reader_texts(path: Path) -> list[str]:
+    """What a reader reads on a page: markdown, and the stored text/html and text/plain outputs
+    (the glossary: its text)."""
+    if path.suffix == ".md":
+        return [path.read_text(encoding="utf-8")]
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for c in nb["cells"]:
+        if c["cell_type"] == "markdown":
+            out.append("".join(c["source"]))
+        for o in c.get("outputs", []):
+            for mime in ("text/html", "text/plain"):
+                if mime in o.get("data", {}):
+                    out.append("".join(o["data"][mime]))
+    return out
+
+
+def paragraph_with(text: str, phrase: str) -> str:
+    """The markdown paragraph (blank-line separated) holding ``phrase``."""
+    hits = [p for p in re.split(r"\n\s*\n", text) if phrase in p]
+    assert len(hits) == 1, (phrase, len(hits))
+    return hits[0]
+
+
+def test_the_plus_twos_the_source_states_are_not_labelled_supplementary():
+    """Issue 17, item 4: the parting shot's +2 and the attack from behind's +2 are in the source
+    (citing the core rules): not 보충 규칙 in the chapter, the quick reference or the glossary."""
+    text = markdown_of(BOOK / "bfrpg.ipynb")
+    supplementary = paragraph_with(text, "**보충 규칙**으로 표시했습니다")
+    assert "+2" not in supplementary.split("**보충 규칙**으로 표시했습니다")[0]
+    assert "+2는 원문이 핵심 규칙을 들어 직접 적은 값" in supplementary
+    for phrase in ("**분리 사격**(parting shot)", "보통 전투에서 상대의 뒤에서 치면"):
+        line = next(ln for ln in text.splitlines() if phrase in ln or "+2" in ln and phrase[:6] in ln)
+        assert "보충 규칙" not in line and "원문이" in line, line
+    rows = {r[0]: r[2] for r in q.bf_to_hit().rows}
+    assert rows["뒤쪽 칸에서 근접 공격"].startswith("원문")
+    assert rows["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)"].startswith("원문")
+    assert "보충 규칙" not in glossary_entries()["뒤에서 공격하기"]
+
+
+def test_the_critical_hit_of_a_special_is_the_sources():
+    """Item 5: only 'a special always succeeds' is supplementary (BCDice); that a special hit
+    check is a critical hit is the source's."""
+    entry = glossary_entries()["스페셜 (헌터즈 문)"]
+    assert "언제나 성공합니다(보충 규칙)" in entry and "크리티컬 히트입니다(원문)" in entry
+
+
+#: Item 6 and 7: the book's readings (가정) and supplementary rules (보충 규칙) that the pages
+#: showed unlabelled: (page, a phrase of the passage, the label its paragraph must carry).
+LABELLED = [
+    ("bfrpg", "걸어서 도주한 전투원은 걷기처럼", "가정"),
+    ("bfrpg", "번갈아 세는 횟수를 경로 전체에 걸쳐", "가정"),
+    ("bfrpg", "칸이 붙어 있는지로만", "가정"),
+    ("trench_crusade", "주인이 쓴다고 보았습니다", "가정"),
+    ("underface", "'화살이나 저속 투사체'로 보았습니다", "가정"),
+    ("underface", "−3의 절반을 −2로", "가정"),
+    ("hunters_moon", "{term}`격파` 확률이 더 높은 쪽을 고른다고", "가정"),
+    ("hunters_moon", "PC마다 따로\n굴린다고", "가정"),
+    ("hunters_moon", "다시 굴린다고 봅니다", "가정"),
+    ("hunters_moon", "2D6 + 【두뇌】를\n> 목표치와 견주는 것은 명중판정과 같은 가정 모델", "보충 규칙"),
+    ("hunters_moon", "추격판정 = 2D6 + 【두뇌】 또는 【기술】 ≥ 본체 【방어치】로 보는 것은 명중판정과 같은 가정 모델", "보충 규칙"),
+    ("pf2e", "간격 안의 칸을 떠날 때라는\n조건은 플레이어 코어의 기회 공격", "보충 규칙"),
+]
+
+
+@pytest.mark.parametrize("chapter, phrase, label", LABELLED)
+def test_the_books_readings_and_supplementary_rules_are_labelled(chapter, phrase, label):
+    """The label stands in the passage's own sentence, or opens its paragraph (**가정**: …), or
+    heads the list the passage is in (**가정** (…):)."""
+    paragraphs = re.split(r"\n\s*\n", markdown_of(BOOK / f"{chapter}.ipynb"))
+    i = next(k for k, p in enumerate(paragraphs) if phrase in p)
+    here = paragraphs[i]
+    start = here.index(phrase)
+    ends = [m.end() for m in re.finditer(r"(?<=[다요)])\.(?=\s|$)", here)]
+    sentence = here[max([e for e in ends if e <= start], default=0):
+                    min([e for e in ends if e >= start + len(phrase)], default=len(here))]
+    opens = re.match(r"\s*(>\s*)?\*\*(\{term\}`)?" + label, here) is not None
+    heading = paragraphs[i - 1] if here.lstrip().startswith("- ") and i else ""
+    assert label in sentence or opens or (label in heading and heading.rstrip().endswith(":"))
+
+
+def test_quick_references_and_widgets_label_the_readings_too():
+    """Items 6–9 where a table or a widget title shows them."""
+    from widgets.views import hunters_moon as hv
+    from widgets.views import pf2e as pv
+    flee = {r[0]: r[1] for r in q.bf_melee_options().rows}[bf.OPTIONS_KO["flee_walk"]]
+    assert flee == "예 (가정)" and "가정" in q.bf_melee_options().note
+    basis = {k: v[3] for k, v in tc.DICE_SOURCES.items()}
+    assert "가정" in basis["blessing_action"] and "가정" in basis["blessing_injury"]
+    assert "−3의 절반은 −2, 가정" in glossary_entries()["½DB"]
+    rows = {r[0]: r for r in q.pf_modifiers().rows + q.pf_map().rows}
+    assert "무방비 (AC, 보충 규칙)" in rows and "네 번째 이후 (보충 규칙)" in rows
+    assert "세 번째" in rows and "세 번째 이후" not in rows
+    assert "보충 규칙" in pv.strike_reach_widget().title
+    for make in (hv.recon_widget, hv.pursuit_widget, hv.interfere_widget):
+        assert "가정 모델" in make().title, make.__name__
+
+
+def test_hunters_moon_quick_reference_says_the_whole_rule():
+    """Item 8: interference needs a card placed in recon or an earlier round; 잠수 lets a diving
+    PC auto-hit a target that is not diving (a choice), and a diving monster's target makes no
+    defence check; 비행's floor at 0 is the book's reading."""
+    text = markdown_of(BOOK / "quickref" / "hunters_moon.ipynb")
+    assert "카드가 정찰 라운드나 앞선 난전 라운드에 놓였을 때만 방해할 수 있고" in text
+    rows = {r[0]: r for r in q.hm_damage().rows}
+    diving = rows["잠수 중인 PC가 잠수 중이 아닌 목표를 공격"]
+    assert "명중시킬 수 있음" in diving[1]
+    assert rows["잠수 중인 괴물·위협의 공격"][1] == "목표 PC는 방어판정을 할 수 없음"
+    assert rows["비행 중인 목표"][2].endswith("(가정)")
+
+
+def test_the_glossary_promises_only_what_the_widgets_offer():
+    """Item 9: the 가정 entry no longer promises that every assumption can be changed beside
+    its widget; it names what can be, and the Underface check settings are offered as controls
+    in a widget whose odds are the library's for the settings chosen."""
+    from widgets import underface as uf
+    from widgets.views import underface as uv
+    entry = glossary_entries()["가정"]
+    assert "값을 바꿔 볼 수 있게 했습니다" not in entry and "「판정 설정 바꿔 보기」" in entry
+    assert "views.settings_widget()" in "".join(
+        "".join(c["source"]) for c in json.loads((BOOK / "underface.ipynb").read_text(encoding="utf-8"))["cells"])
+    w = uv.settings_widget()
+    assert {c.name for c in w.controls} >= {"fumble_from", "special_divisor", "hard", "margin"}
+    assert "가정" in w.title
+    html_out = w.shown(attack=60, defense=40, fumble_from=100, special_divisor=10, hard="penalty",
+                       margin="roll", attack_hard=True).html
+    settings = uf.CheckSettings(fumble_from=100, special_divisor=10, hard="penalty", margin="roll")
+    for p in uf.opposed_odds(60, 40, attack_hard=True, settings=settings).values():
+        assert fmt.prob(p) in html_out
+    for p in uf.check_odds(60, hard=True, settings=settings).values():
+        assert fmt.prob(p) in html_out
+    assert f"목표치 {uf.effective_target(60, hard=True, settings=settings)}" in html_out
+    bad = w.shown(attack=60, defense=40, fumble_from=96, special_divisor=0, hard="divide",
+                  margin="roll", attack_hard=False).html
+    assert "widget-error" in bad and re.search("[가-힣]", bad)
+
+
+def _normal(word: str) -> str:
+    return re.sub(r"[\s【】]", "", word)
+
+
+def translated_terms() -> list[tuple[str, str, list[str]]]:
+    """(chapter, glossary term, the source translation's words) for every game-section entry
+    whose translation word is more than a spelling variant of the book's term."""
+    text = (BOOK / "glossary.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## ", text, flags=re.M)[1:]
+    chapter_of = {"트렌치": "trench_crusade", "베이식": "bfrpg", "패스파인더": "pf2e",
+                  "언더페이스": "underface", "헌터즈": "hunters_moon"}
+    out = []
+    entries = glossary_entries()
+    for section in sections:
+        chapter = next((c for k, c in chapter_of.items() if section.startswith(k)), None)
+        if not chapter:
+            continue
+        for block in re.findall(r"```\{glossary\}\n(.*?)```", section, flags=re.S):
+            for term in (ln.strip() for ln in block.splitlines() if ln and not ln.startswith(" ")):
+                m = re.search(r"번역본: ([^—]+?) —", entries[term])
+                if not m:
+                    continue
+                words = [w.strip() for w in m.group(1).split("/")]
+                base = _normal(re.sub(r"\s*\(.*\)$", "", term))
+                trivial = [w for w in words if _normal(w) == base or (  # spelling or a suffix
+                    _normal(w).startswith(base) and _normal(w)[len(base):] in ("상태", "실시", "들", "(토큰)"))
+                    or _normal(w) == "작은" + base]
+                if not trivial:
+                    out.append((chapter, term, words))
+    return out
+
+
+def test_the_translation_terms_are_the_ones_the_issue_names():
+    found = {(c, t) for c, t, _ in translated_terms()}
+    for pair in [("trench_crusade", "±DICE"), ("trench_crusade", "위험한 행동"), ("trench_crusade", "이동력"),
+                 ("pf2e", "한 걸음"), ("pf2e", "붙잡기"), ("bfrpg", "험한 지형")]:
+        assert pair in found
+
+
+@pytest.mark.parametrize("chapter, term, words", translated_terms())
+def test_the_source_translations_term_stands_beside_the_books_at_first_use(chapter, term, words):
+    """Item 10: where the book's word differs from the source translation's, the chapter gives
+    the translation's word beside it the first time it links the term."""
+    text = markdown_of(BOOK / f"{chapter}.ipynb")
+    for paragraph in re.split(r"\n\s*\n", text):
+        roles = [shown.strip() for shown, target in TERM_ROLE.findall(paragraph)
+                 if (target or shown).strip() == term]
+        if roles:
+            plain = TERM_ROLE.sub(lambda m: m.group(1), paragraph)
+            if any(shown in words for shown in roles):  # the link shows the translation's word
+                return
+            assert "번역본" in plain and any(w in plain for w in words), (term, plain[:200])
+            return
+    pytest.fail(f"{term} is never linked in {chapter}")
+
+
+def test_underface_uses_the_sources_name_for_the_crossbow():
+    """Item 10: the Underface source calls it 라이트 크로스보우 (specialty 석궁), never 쇠뇌."""
+    for path in (BOOK / "underface.ipynb", BOOK / "quickref" / "underface.ipynb"):
+        assert not any("쇠뇌" in t for t in reader_texts(path)), path.name
+
+
+#: Item 11: wording the close reading found, and the words the book settled on instead.
+WORDING = [
+    ("underface", "명중 판정 (opposed check)"), ("underface", "설정(settings)"),
+    ("underface", "알아차려야 할 수 있습니다"), ("underface", "다온이 피해서 피해가 없습니다"),
+    ("hunters_moon", "정찰 라운드` 때 또는 그 이전"), ("hunters_moon", "첫 라운드에 한 번만 합니다"),
+    ("hunters_moon", "그만\n   하겠다고"), ("hunters_moon", "그만 하겠다고"),
+    ("bfrpg", "(원문 16)칸"), ("bfrpg", "12 (원문 16)"), ("bfrpg", "물속(difficult terrain)"),
+    ("bfrpg", "가벼운 무게"), ("bfrpg", "무거운 무게"), ("bfrpg", "갑옷없음"), ("bfrpg", "금속갑옷"),
+    ("bfrpg", "가죽갑옷"), ("bfrpg", "마법 금속 갑옷"),
+    ("trench_crusade", "성공 굴림 1번"),
+]
+
+
+@pytest.mark.parametrize("chapter, wrong", WORDING)
+def test_the_wording_fixes_hold_on_the_chapter_and_its_quick_reference(chapter, wrong):
+    for path in (BOOK / f"{chapter}.ipynb", BOOK / "quickref" / f"{chapter}.ipynb"):
+        assert not any(wrong in t for t in reader_texts(path)), (path.name, wrong)
+
+
+def test_wording_of_the_glossary_and_the_library_texts():
+    from widgets.views import underface as uv
+    from widgets.views import worked as w
+    entries = glossary_entries()
+    assert "고정 값" in entries["최대 피해"] and "총기·석궁은 더하지 않음" in entries["피해 (언더페이스)"]
+    assert "+½DB, 또는 DB 없음" in markdown_of(BOOK / "quickref" / "underface.ipynb")
+    own = [r for r in uv.worked_examples().rows if "이 책의 예" in r[0]]
+    assert [r[0] for r in own] == ["방어 점수 5, 피해 1 (이 책의 예: 하한 0)"]
+    assert "다온이 공격을 피해 HP가 줄지 않습니다" in [w.uf_round(s).text() for s in range(20, 100, 10)
+                                               if w.uf_round(s).numbers["rolled"] == "defender_wins"][0]
+    assert not any("베이직" in t for t in reader_texts(BOOK / "api.ipynb"))
+
+
+#: Particles after a dice count, as the library reads it (errors.particle / format.josa): 2D6을.
+DICE_PARTICLE = re.compile(r"((?:\(2\+n\)|\d+)?D\d+)(으로|을|를|이|가|은|는|과|와|로)")
+_PAIR = {"을": "을/를", "를": "을/를", "이": "이/가", "가": "이/가", "은": "은/는", "는": "은/는",
+         "과": "과/와", "와": "과/와", "으로": "으로/로", "로": "으로/로"}
+
+
+@pytest.mark.parametrize("path", PAGES + [BOOK / "glossary.md"], ids=lambda p: p.stem)
+def test_particles_after_dice_follow_the_librarys_reading(path):
+    """Item 11: one reading everywhere — hand-written prose and every stored output write what
+    format.josa gives (2D6을, 4D6을, 3D6으로), as the widgets do."""
+    wrong = [m.group(0) for t in reader_texts(path) for m in DICE_PARTICLE.finditer(t)
+             if fmt.josa(m.group(1), _PAIR[m.group(2)]) != m.group(0)]
+    assert wrong == []
+    assert fmt.josa("2D6", "을/를") == "2D6을" and fmt.josa("4D6", "을/를") == "4D6을"
+
+
+# --- the shared reader tools cover every reader page (item 12) ---------------------------
+
+TOOLS = Path("/work/shared/tools")
+
+
+def run_tool(name: str, *args: str):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, str(TOOLS / name), *args], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+
+
+@pytest.mark.skipif(not TOOLS.is_dir(), reason="the shared reader tools are not on this machine")
+@pytest.mark.parametrize("tool", ["reader_words.py", "seed_overlap.py"])
+def test_the_reader_tools_find_nothing_on_the_chapters_quick_references_and_glossary(tool, tmp_path):
+    """Both tools pass on the whole book, on the quick references alone and on the glossary
+    alone; and they do read those pages (a planted word in a copy is found)."""
+    for target in ("book", "book/quickref"):
+        done = run_tool(tool, str(ROOT / target))
+        assert done.returncode == 0, done.stdout[-2000:]
+    glossary_dir = tmp_path / "glossary"
+    glossary_dir.mkdir()
+    text = (BOOK / "glossary.md").read_text(encoding="utf-8")
+    (glossary_dir / "glossary.md").write_text(text, encoding="utf-8")
+    done = run_tool(tool, str(glossary_dir))
+    assert done.returncode == 0, done.stdout[-2000:]
+    # the tools really read a quick reference and the glossary: plant what each looks for
+    planted = tmp_path / "planted"
+    (planted / "quickref").mkdir(parents=True)
+    seed = next(Path("/work/shared/seeds").glob("003_*.txt")).read_text(encoding="utf-8")
+    line = max((ln for ln in seed.splitlines() if "|" not in ln), key=len)
+    word = "자바스크립트" if tool == "reader_words.py" else line
+    nb = json.loads((BOOK / "quickref" / "bfrpg.ipynb").read_text(encoding="utf-8"))
+    nb["cells"][0]["source"] = ["".join(nb["cells"][0]["source"]) + "\n\n" + word]
+    (planted / "quickref" / "bfrpg.ipynb").write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    (planted / "glossary.md").write_text(text + "\n" + word + "\n", encoding="utf-8")
+    done = run_tool(tool, str(planted))
+    assert done.returncode == 1
+    assert "bfrpg.ipynb" in done.stdout and "glossary.md" in done.stdout

@@ -236,3 +236,35 @@ def test_lookup_widgets_follow_the_library(offline_page):
     g1 = bf.scene("missile").enemies[0]
     assert f"{g1.square}: {views._SIGHT_KO[bf.missile_sight(t, (6, 5), g1.square)]}" in html.unescape(
         offline_page.visible_text("bf-sight")).replace("\n", "")
+
+
+def test_explorer_says_which_goblin_gets_a_parting_shot(offline_page):
+    """Issue 17: in the corridor past two goblins, the reader taps squares with the path tool:
+    the square past the first goblin is a flight with the first goblin's parting shot, the
+    square past both names both; the numbers on the grid are the enemies' (적1, 적2)."""
+    page = open_page(offline_page)
+    uid = "bf-grid"
+    g = views.GridExplorer()
+    label, lay, rate = g.scenes["two_goblins"]
+    choose(page, uid, 2, label)
+    page.wait_for_timeout(300)
+    _, res = assert_equals_library(page, uid, rate)
+    got = cells(page, uid)
+    assert got["label"][lay.width * 0 + 3] == "적1" and got["label"][lay.width * 0 + 6] == "적2"
+    choose(page, uid, 0, "경로 보기")
+    page.wait_for_timeout(300)
+    t = lay.terrain()
+    o = bf.move_options(t, lay.start(), rate)
+    for target, who in (((5, 1), "적1"), ((8, 1), "적1, 적2")):
+        click_square(page, uid, *target)
+        msg = offline_page.text_of(f"{uid}-out")
+        i = t.index(target)
+        assert res.describe(i) in html.unescape(msg)
+        assert f"분리 사격(명중 +2)을 하는 상대: {who}" in html.unescape(msg)
+        assert path_shown(page, uid)[1] == sorted(t.index(s) for s in o.path_to(target))
+        # the cursor square (the one tapped) says the same to a screen reader
+        label_now = square(page, uid, *target).get_attribute("aria-label") or ""
+        assert f"분리 사격(명중 +2)을 하는 상대: {who}" in label_now
+    click_square(page, uid, 4, 1)  # still next to the first goblin: a walk, nobody shoots
+    assert "분리 사격(" not in html.unescape(offline_page.text_of(f"{uid}-out"))
+    assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []

@@ -3,6 +3,7 @@ explorer's data, its Jupyter view, and the JS twin of move_options (widgets/js/b
 from __future__ import annotations
 
 import html
+import json
 import random
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from widgets import bfrpg as bf
 from widgets.errors import RuleInputError
 from widgets.grid import Terrain, least_rear_attackers, rear_arc, visible_squares
+from widgets.limits import MAX_FLIGHT_WORK
 from widgets.ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from widgets.views import bfrpg as views
 from widgets.views import format as fmt
@@ -127,7 +129,8 @@ def test_scene_examples_reproduce_the_source_numbers():
     s = bf.scene("doughbert_melee")
     opts = bf.scene_options("doughbert_melee")
     for row, mark in zip(rows, s.marks):
-        assert row[2].endswith(f"{opts.feet(mark.square)}피트")
+        assert f"{opts.feet(mark.square)}피트" in row[2]
+        assert row[2].endswith("분리 사격: 고블린") == opts.option(mark.square).startswith("flee")
         if mark.feet is not None:
             assert opts.feet(mark.square) == mark.feet
     assert [opts.feet(m.square) for m in s.marks[:5]] == [5, 10, 15, 25, 35]
@@ -138,8 +141,9 @@ def test_movement_table_is_generated_and_notes_the_disagreements():
     text = repr(views.MovementTable())
     rows = bf.movement_table()
     assert len(text.splitlines()) == len(rows)
-    assert text.count("(원문 16)") == len(bf.table_disagreements()) == 2
-    assert "12 (원문 16)" in views.MovementTable()._repr_html_()
+    assert text.count("(원문 16칸)") == len(bf.table_disagreements()) == 2
+    assert "12칸 (원문 16칸)" in views.MovementTable()._repr_html_()  # issue 17: not "12 (원문 16)칸"
+    assert "(원문 16)칸" not in views.MovementTable()._repr_html_()
     assert len(repr(views.Disagreements()).splitlines()) == len(bf.source_disagreements())
 
 
@@ -157,9 +161,27 @@ def test_explorer_static_data_equals_the_library(key):
         assert data["opt"][i] == opts.option(sq)
         f = opts.feet(sq)
         assert data["feet"][i] == (-1 if f is None else f)
+        assert data["shots"][i] == " ".join(str(t.index(e)) for e in opts.parting_shots(sq))
     if key in bf.SCENES:
         s = bf.SCENES[key]
         assert rate == s.rate and lay.terrain() == s.terrain() and lay.start() == s.mover.square
+
+
+def test_explorer_names_the_opponents_that_get_a_parting_shot():
+    """Issue 17: the corridor past two goblins; enemies are numbered on the grid and a flee
+    square says which of them gets a parting shot."""
+    g = views.GridExplorer("bf-grid", "two_goblins")
+    res = g.result()
+    t = res.layout.terrain()
+    first, second = t.index((3, 0)), t.index((6, 0))
+    assert res.labels[first] == "적1" and res.labels[second] == "적2"
+    past_first, past_both = t.index((5, 1)), t.index((8, 1))
+    assert res.options[past_first] == "flee_walk" and res.shots[past_first] == (first,)
+    assert res.describe(past_first).endswith("분리 사격(명중 +2)을 하는 상대: 적1")
+    assert res.describe(past_both).endswith("분리 사격(명중 +2)을 하는 상대: 적1, 적2")
+    assert "분리 사격" not in res.describe(t.index((4, 1)))  # still next to the first goblin
+    assert "적1" in views.grid_table_html(res) and "상대: 적1" in views.grid_table_html(res)
+    assert g.export()["maxWork"] == MAX_FLIGHT_WORK
 
 
 def test_explorer_doughbert_preset_and_rates():
@@ -180,7 +202,7 @@ def test_explorer_doughbert_preset_and_rates():
     assert grid.count("data-i=") == grid.count('role="gridcell"') == len(res.layout.codes)
     assert grid.count('role="row"') == res.layout.height
     assert 'role="grid" tabindex="0"' in grid and "onclick" not in grid
-    assert 'class="c o-start"' in grid and "40!" in grid
+    assert 'class="c o-start"' in grid and "40!" in grid and ">적1<" in grid
     assert "BfGridExplorer.attach(uid," in html_out
 
 
@@ -261,6 +283,7 @@ RUN = """(cases) => cases.map((c) => {
   const r = BfrpgOptions.options(c);
   const last = c.width * c.height - 1;
   return {option: r.option.join(), feet: Array.from(r.feet).join(),
+          shots: r.shots.map((f) => f.join(" ")).join(),
           path: BfrpgOptions.pathTo(r, last).join()};
 })"""
 
@@ -282,7 +305,7 @@ def _case(rng, w, h):
     rng.shuffle(cells)
     start = cells.pop()
     take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
-    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.12)),
+    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.2)),
                 allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
                 difficult={s for s in cells if rng.random() < 0.15})
     if rng.random() < 0.5 and t.enemies:  # often start engaged
@@ -301,14 +324,31 @@ def test_js_move_options_agree_with_python(js_page):
     pairs += [(s.terrain(), s.mover.square, s.rate) for s in bf.SCENES.values()]
     for t, start, rate in pairs:
         o = bf.move_options(t, start, rate)
-        cases.append(dict(t.to_js(), start=t.index(start), rate=rate))
-        opts = [o.option(t.square(i)) for i in range(t.width * t.height)]
-        feet = [o.feet(t.square(i)) for i in range(t.width * t.height)]
-        last = t.square(t.width * t.height - 1)
+        cases.append(dict(t.to_js(), start=t.index(start), rate=rate, maxWork=MAX_FLIGHT_WORK))
+        squares = [t.square(i) for i in range(t.width * t.height)]
+        opts = [o.option(s) for s in squares]
+        feet = [o.feet(s) for s in squares]
+        shots = [" ".join(str(t.index(e)) for e in o.parting_shots(s)) for s in squares]
         expected.append((",".join(opts), ",".join("-1" if f is None else str(f) for f in feet),
-                         ",".join(str(t.index(s)) for s in o.path_to(last))))
+                         ",".join(shots), ",".join(str(t.index(s)) for s in o.path_to(squares[-1]))))
     results = js_page.evaluate(RUN, cases)
-    for (opts, feet, path), r in zip(expected, results):
+    for (opts, feet, shots, path), r in zip(expected, results):
         assert r["option"] == opts
         assert r["feet"] == feet
+        assert r["shots"] == shots
         assert r["path"] == path
+
+
+def test_the_sentence_after_the_rear_attack_example_comes_from_the_library():
+    """Issue 17: with attackers north, east and west the defender escapes by facing north (the
+    library's least_rear_attackers), not south; the chapter shows the library's sentence."""
+    claim = views.rear_claim()
+    least, facings = least_rear_attackers((1, 1), [(1, 0), (2, 1), (0, 1)])
+    assert (claim.three_least, claim.three_facings) == (least, facings) == (0, ("N",))
+    assert "북쪽을 보아 아무도 뒤에 두지 않을 수 있습니다" in claim.text() and "남쪽" not in claim.text()
+    assert claim.pair_least == least_rear_attackers((1, 1), [(0, 0), (2, 2)])[0] == 1
+    nb = json.loads((ROOT / "book" / "bfrpg.ipynb").read_text(encoding="utf-8"))
+    section = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "쪽을 보아 피할" not in section  # no hand-written facing left in the prose
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "views.rear_claim()" in "".join(c["source"]))
+    assert "remove-input" in cell["metadata"]["tags"]

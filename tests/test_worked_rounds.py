@@ -129,20 +129,53 @@ def test_uf_round_numbers_are_the_library(skill):
         _shown(r.html(), fmt.prob(p))
 
 
+@pytest.mark.parametrize("scouted", [True, False])
 @pytest.mark.parametrize("plot", range(1, 7))
-def test_hm_round_numbers_are_the_library(plot):
-    r = w.hm_round(plot)
+def test_hm_round_numbers_are_the_library(plot, scouted):
+    """Issue 17: the PC may target only a 미행동 threat card (or the body). With plot 4–6 the
+    threat of paragraph 3 acts first and is 행동완료, so the PC attacks the body and the steps
+    tell the threat's attack first; an unscouted card is placed only at paragraph 3's monster
+    action, so at plots 1–3 the PC cannot target it either; the damage sum shows its bonus."""
+    r = w.hm_round(plot, scouted)
     t = w.HM_THREAT
+    text = r.text()
     bonus = hm.OUT_OF_RANGE_DAMAGE_BONUS if plot == hm.OUT_OF_RANGE else plot
     assert r.numbers["damage"] == w.HM_POWER + bonus
-    assert r.numbers["destroy"] == hm.destroy_odds(w.HM_MIGHT, t["defence"], w.HM_POWER, plot,
-                                                     t["durability"])
-    assert r.numbers["pc_first"] == (plot <= t["paragraph"])
+    assert f"무기 위력 {w.HM_POWER} + 자리 보너스 {bonus}" in text and f"= {w.HM_POWER + bonus}" in text
+    state = hm.threat_state(plot, t["paragraph"], placed_before=scouted)
+    assert r.numbers["state"] == state
+    threat_first = plot > t["paragraph"]
+    assert r.numbers["order"] == (("threat", "pc") if threat_first else ("pc", "threat"))
+    heads = [h for h, _ in r.steps]
+    assert (heads.index("위협의 공격:") < heads.index("PC의 공격:")) == threat_first
+    result = r.steps[-1][1]
+    if "방어판정" in result:  # the result tells the rolls in the order the round processes them
+        assert (result.index("방어판정") < result.index("명중판정")) == threat_first
+    else:                     # the PC destroyed the threat before it could act
+        assert r.numbers["destroyed"] and not threat_first
+    assert ("정찰판정에 성공" in text) == scouted
     raw = sum(w.HM_HIT_DICE)
-    assert r.numbers["hit"] == hm.check_result(*w.HM_HIT_DICE, w.HM_MIGHT, t["defence"])
-    assert r.numbers["destroyed"] == (raw + w.HM_MIGHT >= t["defence"] and w.HM_POWER + bonus >= t["durability"])
+    if state == "unacted":  # plots 1–3 with the card revealed in recon: the PC may attack it
+        assert r.numbers["target"] == "threat"
+        assert r.numbers["destroy"] == hm.destroy_odds(w.HM_MIGHT, t["defence"], w.HM_POWER, plot,
+                                                         t["durability"])
+        _shown(r.html(), fmt.prob(r.numbers["destroy"].destroy))
+        assert r.numbers["hit"] == hm.check_result(*w.HM_HIT_DICE, w.HM_MIGHT, t["defence"])
+        assert r.numbers["destroyed"] == (raw + w.HM_MIGHT >= t["defence"]
+                                          and w.HM_POWER + bonus >= t["durability"])
+    else:                   # the card is not there yet, or has acted: only the body
+        assert r.numbers["target"] == "body" and "destroy" not in r.numbers
+        assert "격파 확률" not in text and not r.numbers["destroyed"]
+        loss = hm.body_attack_damage(w.HM_MIGHT, w.HM_BODY_DEFENCE, w.HM_POWER, plot)
+        assert r.numbers["body_loss"] == loss
+        _shown(r.html(), fmt.prob(1 - loss.probability(0)))
+        assert r.numbers["hit"] == hm.check_result(*w.HM_HIT_DICE, w.HM_MIGHT, w.HM_BODY_DEFENCE)
+        assert ("아직 놓이지 않아" if state == "unplaced" else "이미 행동완료라") in text
+    if not scouted:         # the card is placed at its paragraph's monster action
+        threat_step = dict(r.steps)["위협의 공격:"]
+        assert threat_step.startswith("카드가 아직 없으므로 「발톱」을 미행동으로 놓고")
     assert r.numbers["guard"] == hm.check_result(*w.HM_DEFENCE_DICE, w.HM_PC_DEFENCE, t["attack_value"])
-    _shown(r.html(), fmt.prob(r.numbers["destroy"].destroy))
+    _shown(r.html(), fmt.prob(r.numbers["defence"]["failure"] + r.numbers["defence"]["fumble"]))
 
 
 @pytest.mark.parametrize("make", list(WIDGETS.values()))

@@ -5,9 +5,11 @@ Rules from the source: walk up to the movement rate and attack, or run up to twi
 and not attack; diagonals alternate 5/10 ft; entering a square next to a foe engages it; an
 engaged combatant may move half its rate staying engaged (the Doughbert example charges such
 steps double: 10 ft a square), or withdraw at half rate, or flee and take a parting shot;
-the 3 squares behind a combatant are its rear. Rules from the core rules (supplementary,
-see rules-notes): movement rates by armour and load, +2 for a parting shot and from behind,
-missile ranges (:mod:`widgets.ranges`).
+the 3 squares behind a combatant are its rear; a parting shot and an attack from behind get
++2 (the source states both, citing the core rules). Engagement, withdrawal, flight and parting
+shots are counted per opponent. Rules from the core rules (supplementary, see rules-notes):
+movement rates by armour and load, missile ranges (:mod:`widgets.ranges`), cover, the attack
+roll.
 
 The source's figures are not in the text, so the preset scenes place the combatants where
 the text's numbers come out (each scene says so in ``note``).
@@ -28,14 +30,16 @@ from typing import Iterable, Mapping
 from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
-from .grid import (CostMap, Square, Terrain, centre_line_clear, check_rate, cost_map,
-                   front_arc, grid_distance, has_line_of_sight, is_behind,
-                   least_rear_attackers, neighbours8, path_feet, straight_squares)
+from .grid import (CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
+                   cost_map, flight_map, front_arc, grid_distance, has_line_of_sight, is_behind,
+                   least_rear_attackers, neighbours8, path_feet, straight_squares, walk_feet)
 from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 
-#: To-hit bonus of the parting shot at a fleeing combatant (core rules, defensive movement).
+#: To-hit bonus of the parting shot at a fleeing combatant (stated by the source, after the core
+#: rules' defensive movement).
 PARTING_SHOT_BONUS = 2
-#: To-hit bonus of an attack from one of the defender's 3 rear squares (core rules).
+#: To-hit bonus of an attack from one of the defender's 3 rear squares (stated by the source,
+#: after the core rules).
 REAR_ATTACK_BONUS = 2
 #: To-hit penalty for shooting at a foe engaged in melee within 5 ft (core rules).
 INTO_MELEE_PENALTY = -5
@@ -58,10 +62,10 @@ class MovementRow:
     source_squares: tuple[int, int, int, int]
 
 
-_NONE = "갑옷없음 / 마법가죽 (no armour / magic leather)"
-_LEATHER = "가죽갑옷 / 마법금속 (leather / magic metal)"
-_METAL = "금속갑옷 (metal armour)"
-_LIGHT, _HEAVY = "가벼운 무게 (light load)", "무거운 무게 (heavy load)"
+_NONE = "갑옷 없음 / 마법 가죽 (no armour / magic leather)"
+_LEATHER = "가죽 갑옷 / 마법 금속 (leather / magic metal)"
+_METAL = "금속 갑옷 (metal armour)"
+_LIGHT, _HEAVY = "가벼운 짐 (light load)", "무거운 짐 (heavy load)"
 
 #: The source's table, row by row (rates as in the core rules; counts as printed).
 MOVEMENT_TABLE: tuple[MovementRow, ...] = (
@@ -76,7 +80,8 @@ MOVEMENT_TABLE: tuple[MovementRow, ...] = (
 # Keys without spaces, "_" or "-": "magic leather", "magic_leather" and "갑옷 없음" all match.
 _ARMOR_ROW = {"none": 0, "magicleather": 0, "leather": 1, "magicmetal": 1, "metal": 2,
               "갑옷없음": 0, "마법가죽": 0, "가죽갑옷": 1, "마법금속": 1, "금속갑옷": 2}
-_LOAD_COL = {"light": 0, "heavy": 1, "가벼운무게": 0, "무거운무게": 1, "가벼운": 0, "무거운": 1}
+_LOAD_COL = {"light": 0, "heavy": 1, "가벼운짐": 0, "무거운짐": 1, "가벼운무게": 0, "무거운무게": 1,
+             "가벼운": 0, "무거운": 1}
 
 
 def _key(text: object) -> str | None:
@@ -94,19 +99,19 @@ def movement_rate(armor: object, load: object) -> int:
 
     >>> movement_rate("none", "heavy"), movement_rate("magic leather", "light")
     (30, 40)
-    >>> movement_rate("금속갑옷", "가벼운 무게")
-    20
+    >>> movement_rate("금속 갑옷", "가벼운 짐"), movement_rate("금속갑옷", "가벼운 무게")
+    (20, 20)
     """
     a, lo = _key(armor), _key(load)
     if a not in _ARMOR_ROW:
         raise RuleInputError(
             f"unknown armour {shown(armor)}: use none, magic_leather, leather, magic_metal or metal",
-            f"알 수 없는 갑옷입니다 (입력값: {shown(armor)}). 갑옷없음·마법가죽·가죽갑옷·마법금속·"
-            "금속갑옷 중 하나를 고르세요.")
+            f"알 수 없는 갑옷입니다 (입력값: {shown(armor)}). 갑옷 없음·마법 가죽·가죽 갑옷·마법 금속·"
+            "금속 갑옷 중 하나를 고르세요.")
     if lo not in _LOAD_COL:
         raise RuleInputError(f"unknown load {shown(load)}: use light or heavy",
-                             f"알 수 없는 무게입니다 (입력값: {shown(load)}). 가벼운 무게 또는 "
-                             "무거운 무게를 고르세요.")
+                             f"알 수 없는 짐입니다 (입력값: {shown(load)}). 가벼운 짐 또는 "
+                             "무거운 짐을 고르세요.")
     return MOVEMENT_TABLE[2 * _ARMOR_ROW[a] + _LOAD_COL[lo]].rate   # rows: armour × (light, heavy)
 
 
@@ -265,16 +270,23 @@ def can_attack_after(option: object) -> bool:
 class MoveOptions:
     """What a combatant at ``start`` can do to reach each square this round.
 
-    Three cost maps decide it: ``stay`` (melee steps double, never leaving an engagement),
-    ``free`` (melee steps double, leaving allowed) and ``plain`` (no doubling).
+    Engagement, withdrawal, flight and parting shots are counted per opponent: a step that
+    goes from a square next to an opponent to one that is not *leaves* that opponent, even when
+    it enters another opponent's melee. Three searches decide it: ``stay`` (no step may leave
+    an opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves
+    that leave at least one opponent, each with the set of opponents it leaves: see
+    :func:`~widgets.grid.flight_map`).
 
     * Not engaged at the start: ``walk`` / ``run`` if ``stay`` ≤ rate / 2 × rate; otherwise
-      ``flee_walk`` / ``flee_run`` if ``free`` is within them (the move enters a melee and
-      leaves it, taking a parting shot); else ``out``.
+      ``flee_walk`` / ``flee_run`` by the ``flight`` move (melee steps double on the way, as
+      in the Doughbert example); else ``out``.
     * Engaged at the start: ``melee_move`` for engaged squares with ``stay`` ≤ rate (half
-      the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate; else
-      ``flee_walk`` / ``flee_run`` if ``plain`` ≤ rate / 2 × rate (fleeing moves at the
-      normal walk or run speed); else ``out``.
+      the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate (no parting
+      shot); else ``flee_walk`` / ``flee_run`` by the ``flight`` move at the normal walk or run
+      speed (no doubling); else ``out``.
+
+    Of the moves that leave opponents the one chosen leaves the fewest, then costs the
+    fewest feet; each opponent it leaves gets one parting shot (:meth:`parting_shots`).
 
     >>> o = move_options(Terrain(7, 1, enemies={(3, 0)}), (2, 0), 20)
     >>> [o.option((c, 0)) for c in range(7)]
@@ -285,8 +297,8 @@ class MoveOptions:
     start: Square
     rate: int
     stay: CostMap
-    free: CostMap
     plain: CostMap
+    flight: FlightMap
 
     @property
     def engaged_start(self) -> bool:
@@ -306,28 +318,39 @@ class MoveOptions:
         if not self.engaged_start:
             if stay is not None and stay <= 2 * r:
                 return "walk" if stay <= r else "run"
-            free = self.free.feet(square)
-            if free is not None and free <= 2 * r:
-                return "flee_walk" if free <= r else "flee_run"
+        else:
+            if self.terrain.is_engaged(square) and stay is not None and stay <= r:
+                return "melee_move"
+            plain = self.plain.feet(square)
+            if plain is not None and plain <= r // 2:
+                return "withdraw"
+        flee = self.flight.feet(square)
+        if flee is None:
             return "out"
-        if self.terrain.is_engaged(square) and stay is not None and stay <= r:
-            return "melee_move"
-        plain = self.plain.feet(square)
-        if plain is None or plain > 2 * r:
-            return "out"
-        if plain <= r // 2:
-            return "withdraw"
-        return "flee_walk" if plain <= r else "flee_run"
+        return "flee_walk" if flee <= r else "flee_run"
 
-    def _map(self, option: str) -> CostMap:
+    def parting_shots(self, square: Square) -> tuple[Square, ...]:
+        """The opponents whose parting shot a move to ``square`` takes (in the terrain's
+        square order; empty unless the option is a flight).
+
+        >>> t = Terrain(9, 2, blocked={(c, 0) for c in range(9)} - {(3, 0), (6, 0)},
+        ...             enemies={(3, 0), (6, 0)})
+        >>> move_options(t, (0, 1), 40).parting_shots((5, 1))
+        ((3, 0),)
+        """
+        if not self.option(square).startswith("flee"):
+            return ()
+        return self.flight.foes(square)
+
+    def _map(self, option: str) -> CostMap | FlightMap:
         if option in ("walk", "run", "melee_move", "start"):
             return self.stay
-        if option == "withdraw" or (self.engaged_start and option.startswith("flee")):
+        if option == "withdraw":
             return self.plain
-        return self.free
+        return self.flight
 
     def feet(self, square: Square) -> int | None:
-        """Feet spent on the cost map that decided :meth:`option` (melee steps counted
+        """Feet spent on the search that decided :meth:`option` (melee steps counted
         double where the option does), or ``None`` for ``out``/``pass``/``blocked``.
 
         >>> scene_options("tannen_melee").feet((3, 2))  # one melee step: 5 ft at double cost
@@ -337,6 +360,17 @@ class MoveOptions:
         if opt in ("out", "pass", "blocked"):
             return None
         return self._map(opt).feet(square)
+
+    def walked(self, square: Square) -> int | None:
+        """Feet actually walked on :meth:`path_to` (melee steps counted once: a melee move of
+        10 ft is 20 ft of :meth:`feet`), or ``None`` where :meth:`feet` is.
+
+        >>> o = scene_options("tannen_melee")
+        >>> o.feet((5, 2)), o.walked((5, 2))
+        (20, 10)
+        """
+        path = self.path_to(square)
+        return walk_feet(self.terrain, path) if path else None
 
     def path_to(self, square: Square) -> tuple[Square, ...]:
         """A cheapest path for :meth:`option` (empty when out of reach).
@@ -366,11 +400,11 @@ def move_options(terrain: Terrain, start: object, rate: object) -> MoveOptions:
     'run'
     """
     r = check_rate(rate)
-    kw = {"rate": r}
-    stay = cost_map(terrain, start, engaged_doubles=True, may_leave_engagement=False, **kw)
-    free = cost_map(terrain, start, engaged_doubles=True, **kw)
-    plain = cost_map(terrain, start, **kw)
-    return MoveOptions(terrain, stay.start, r, stay, free, plain)
+    stay = cost_map(terrain, start, rate=r, engaged_doubles=True, may_leave_engagement=False)
+    plain = cost_map(terrain, start, rate=r)
+    engaged = terrain.is_engaged(stay.start)
+    flight = flight_map(terrain, stay.start, r, engaged_doubles=not engaged)
+    return MoveOptions(terrain, stay.start, r, stay, plain, flight)
 
 
 # --- facing and attacks from behind ------------------------------------------------------

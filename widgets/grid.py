@@ -15,10 +15,12 @@ alternate 5 ft, 10 ft, 5 ft, … counted over the *whole* path, so 1, 2, 3, 4 di
   barrier +5 is added after doubling (it is a fixed surcharge, not movement).
 * ``allies``: passable, but not a square to stop in (band ``'pass'``).
 * ``enemies``: never entered; every other square next to one (8-neighbourhood) is *engaged*
-  (walls between do not matter; the source says nothing of them). Squeezing diagonally
-  between two enemies is allowed: only walls have corners that cannot be cut.
-  With ``engaged_doubles`` a step from an engaged square to an engaged square costs double
-  (moving while in melee at half speed); it stacks with difficult terrain (×4).
+  with that opponent (walls between do not matter; the source says nothing of them).
+  Engagement is counted per opponent: a step *leaves* an opponent when it goes from a square
+  next to it to one that is not. Squeezing diagonally between two enemies is allowed: only
+  walls have corners that cannot be cut.
+  With ``engaged_doubles`` a step that stays next to some opponent costs double (moving while
+  in melee at half speed); it stacks with difficult terrain (×4).
 
 The search is exact over all walks (squares may repeat): with the 5/10 count a detour can
 change which later diagonals cost 10, so the state carries that parity.
@@ -48,6 +50,7 @@ from typing import Iterable, Sequence
 
 from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
                      require_items, require_number, shown)
+from .limits import MAX_FLIGHT_WORK
 
 Square = tuple[int, int]
 Point = tuple[Fraction, Fraction]
@@ -130,6 +133,31 @@ def path_feet(path: Iterable[object]) -> int:
             feet += SQUARE_FEET if diagonals % 2 else 2 * SQUARE_FEET
         else:
             feet += SQUARE_FEET
+    return feet
+
+
+def walk_feet(terrain: "Terrain", path: Iterable[object]) -> int:
+    """Feet a walk of adjacent squares costs on ``terrain`` with no melee doubling: diagonals
+    alternating 5/10 over the whole walk, difficult squares double, barriers +5 after that.
+
+    >>> walk_feet(Terrain(4, 1, difficult={(2, 0)}, barrier={(3, 0)}), [(0, 0), (1, 0), (2, 0), (3, 0)])
+    25
+    """
+    _terrain(terrain)
+    squares = [_square(p, f"path square {i}", f"경로의 {i + 1}번째 칸")
+               for i, p in enumerate(require_items(path, "path", "경로", MAX_PATH))]
+    feet, diagonals = 0, 0
+    for i, (a, b) in enumerate(zip(squares, squares[1:])):
+        dc, dr = b[0] - a[0], b[1] - a[1]
+        if max(abs(dc), abs(dr)) != 1 or not terrain.inside(b) or b in terrain.blocked \
+                or b in terrain.enemies:
+            raise RuleInputError(f"step {i + 1} from {a} to {b} is not a legal move",
+                                 f"{i + 1}번째 이동 {a} → {b}는 갈 수 있는 한 칸 이동이 아닙니다.")
+        step = 5
+        if dc and dr:
+            diagonals += 1
+            step = SQUARE_FEET if diagonals % 2 else 2 * SQUARE_FEET
+        feet += step * (2 if b in terrain.difficult else 1) + (5 if b in terrain.barrier else 0)
     return feet
 
 
@@ -235,6 +263,47 @@ class Terrain:
         """
         return frozenset(n for e in self.enemies for n in neighbours8(e)
                          if self.inside(n) and n not in self.blocked and n not in self.enemies)
+
+    @cached_property
+    def foe_masks(self) -> dict[Square, int]:
+        """Engaged square → bit mask of the opponents next to it (bit ``k``: the ``k``-th enemy
+        in :meth:`index` order, as :attr:`foe_order`).
+
+        >>> Terrain(3, 1, enemies={(0, 0), (2, 0)}).foe_masks
+        {(1, 0): 3}
+        """
+        bit = {e: 1 << k for k, e in enumerate(self.foe_order)}
+        out: dict[Square, int] = {}
+        for e in self.foe_order:
+            for n in neighbours8(e):
+                if self.inside(n) and n not in self.blocked and n not in self.enemies:
+                    out[n] = out.get(n, 0) | bit[e]
+        return dict(sorted(out.items(), key=lambda kv: self.index(kv[0])))
+
+    @cached_property
+    def foe_order(self) -> tuple[Square, ...]:
+        """The enemies in :meth:`index` order (the numbering of :attr:`foe_masks`).
+
+        >>> Terrain(3, 2, enemies={(0, 1), (2, 0)}).foe_order
+        ((2, 0), (0, 1))
+        """
+        return tuple(sorted(self.enemies, key=self.index))
+
+    def foes_next_to(self, square: Square) -> tuple[Square, ...]:
+        """The opponents ``square`` is engaged with, in :attr:`foe_order`.
+
+        >>> Terrain(3, 2, enemies={(0, 1), (2, 0)}).foes_next_to((1, 0))
+        ((2, 0), (0, 1))
+        """
+        return self.foes_of(self.foe_masks.get(square, 0))
+
+    def foes_of(self, mask: int) -> tuple[Square, ...]:
+        """The opponents of a :attr:`foe_masks` bit mask, in :attr:`foe_order`.
+
+        >>> Terrain(3, 1, enemies={(0, 0), (2, 0)}).foes_of(2)
+        ((2, 0),)
+        """
+        return tuple(e for k, e in enumerate(self.foe_order) if mask >> k & 1)
 
     def is_engaged(self, square: Square) -> bool:
         """``True`` if ``square`` is next to an enemy (see :attr:`engaged`).
@@ -399,8 +468,9 @@ def cost_map(terrain: Terrain, start: object, rate: object, *, engaged_doubles: 
              may_leave_engagement: bool = True) -> CostMap:
     """Dijkstra over (square, diagonal parity) from ``start``; see :class:`CostMap`.
 
-    ``may_leave_engagement=False`` forbids steps from an engaged square to a non-engaged one
-    (used to tell plain moves from moves that flee a melee).
+    ``may_leave_engagement=False`` forbids every step that leaves an opponent (from a square
+    next to it to one that is not), even into another opponent's melee: used to tell plain
+    moves from moves that flee a melee.
 
     >>> t = Terrain(4, 1, difficult={(2, 0)}, barrier={(3, 0)})
     >>> cost_map(t, (0, 0), 30).costs()
@@ -428,9 +498,11 @@ def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
             out[t.index(s)] = 1
         return out
 
-    wall, enemy, barrier, difficult, engaged = (flags(t.blocked), flags(t.enemies),
-                                                flags(t.barrier), flags(t.difficult),
-                                                flags(t.engaged))
+    wall, enemy, barrier, difficult = (flags(t.blocked), flags(t.enemies), flags(t.barrier),
+                                       flags(t.difficult))
+    foes = [0] * n  # bit mask of the opponents next to each square
+    for sq, mask in t.foe_masks.items():
+        foes[t.index(sq)] = mask
     dist = [-1] * (2 * n)
     pred = [-1] * (2 * n)
     dist[2 * start] = 0
@@ -450,16 +522,16 @@ def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
                 continue
             if dx and dy and (wall[y * w + nx] or wall[ny * w + x]):
                 continue  # no cutting a wall's corner
-            if not may_leave and engaged[i] and not engaged[j]:
-                continue
+            if not may_leave and foes[i] & ~foes[j]:
+                continue  # the step leaves an opponent
             if dx and dy:
                 step, nparity = (10 if parity else 5), parity ^ 1
             else:
                 step, nparity = 5, parity
             if difficult[j]:
                 step *= 2
-            if engaged_doubles and engaged[i] and engaged[j]:
-                step *= 2
+            if engaged_doubles and foes[i] & foes[j]:
+                step *= 2  # stays next to an opponent: melee move at half speed
             nd = d + step + (5 if barrier[j] else 0)
             ns = 2 * j + nparity
             if dist[ns] < 0 or nd < dist[ns]:  # strict: ties keep the first-found path
@@ -467,6 +539,192 @@ def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
                 pred[ns] = s
                 heapq.heappush(heap, (nd, ns))
     return dist, pred
+
+
+# --- moves that leave opponents (parting shots) -------------------------------------------
+
+@dataclass(frozen=True)
+class FlightMap:
+    """For every square, the best move to it that leaves at least one opponent (see
+    :func:`flight_map`): fewest opponents left, then fewest feet, then the opponents first in
+    :attr:`Terrain.foe_order`; ``None``/``()`` where no such move costs ≤ 2 × ``rate``.
+
+    ``label_*`` are the search's partial moves (the JavaScript twin's arrays): feet, state
+    (``index * 2 + parity``), the previous partial move (``-1`` at the start) and the bit mask
+    of the opponents left so far; ``best`` holds each square's chosen one (``-1``: none).
+
+    >>> m = flight_map(Terrain(4, 1, enemies={(0, 0)}), (1, 0), 10)
+    >>> m.feet((3, 0)), m.foes((3, 0)), m.path_to((3, 0))
+    (10, ((0, 0),), ((1, 0), (2, 0), (3, 0)))
+    """
+
+    terrain: Terrain
+    start: Square
+    rate: int
+    engaged_doubles: bool
+    best: tuple[int, ...]
+    label_cost: tuple[int, ...]
+    label_state: tuple[int, ...]
+    label_pred: tuple[int, ...]
+    label_foes: tuple[int, ...]
+
+    def _label(self, square: Square) -> int:
+        return self.best[self.terrain.index(square)] if self.terrain.inside(square) else -1
+
+    def feet(self, square: Square) -> int | None:
+        """Feet of the square's best move that leaves an opponent (``None``: none within
+        2 × rate).
+
+        >>> m = flight_map(Terrain(6, 1, enemies={(0, 0)}), (1, 0), 5)
+        >>> m.feet((1, 0)), m.feet((5, 0))  # out and back again; 20 ft is past 2 × 5
+        (10, None)
+        """
+        k = self._label(square)
+        return None if k < 0 else self.label_cost[k]
+
+    def foes(self, square: Square) -> tuple[Square, ...]:
+        """The opponents that move leaves (each gets one parting shot), in
+        :attr:`Terrain.foe_order`.
+
+        >>> flight_map(Terrain(5, 1, enemies={(0, 0), (4, 0)}), (1, 0), 10).foes((3, 0))
+        ((0, 0),)
+        """
+        k = self._label(square)
+        return () if k < 0 else self.terrain.foes_of(self.label_foes[k])
+
+    def path_to(self, square: Square) -> tuple[Square, ...]:
+        """The squares of that move, start first (empty when there is none).
+
+        >>> flight_map(Terrain(3, 1, enemies={(0, 0)}), (1, 0), 5).path_to((2, 0))
+        ((1, 0), (2, 0))
+        """
+        k, out = self._label(square), []
+        while k >= 0:
+            out.append(self.terrain.square(self.label_state[k] // 2))
+            k = self.label_pred[k]
+        return tuple(reversed(out))
+
+
+def flight_map(terrain: Terrain, start: object, rate: object, *,
+               engaged_doubles: bool = False) -> FlightMap:
+    """Moves within 2 × ``rate`` that leave at least one opponent, with the set of opponents
+    each leaves: a parting shot is owed once per opponent, however often the move leaves it.
+
+    Exact: a search over partial moves (square, diagonal parity, feet, opponents left so far)
+    that drops a partial move only when another at the same square and parity costs no more
+    and has left no opponent it has not (so none of its continuations can be better). Step
+    costs as in :func:`cost_map` (``engaged_doubles``: a step that stays next to an opponent
+    costs double). Partial moves are taken cheapest first (then fewest opponents left, then
+    oldest), exactly as the JavaScript twin ``GridCost.flightMap`` does. A search that would
+    make and compare more than :data:`~widgets.limits.MAX_FLIGHT_WORK` partial moves is
+    refused.
+
+    >>> t = Terrain(9, 2, blocked={(c, 0) for c in range(9)} - {(3, 0), (6, 0)},
+    ...             enemies={(3, 0), (6, 0)})
+    >>> m = flight_map(t, (0, 1), 40, engaged_doubles=True)
+    >>> m.feet((5, 1)), m.foes((5, 1)), m.foes((8, 1))
+    (35, ((3, 0),), ((3, 0), (6, 0)))
+    """
+    _terrain(terrain)
+    s0 = terrain.check_start(start)
+    r = check_rate(rate)
+    engaged_doubles = require_bool(engaged_doubles, "engaged_doubles", "교전 중 이동 두 배 비용")
+    t, w, h = terrain, terrain.width, terrain.height
+    n = w * h
+    bound = 2 * r
+    wall, enemy, barrier, difficult = (bytearray(n) for _ in range(4))
+    for flags, squares in ((wall, t.blocked), (enemy, t.enemies), (barrier, t.barrier),
+                           (difficult, t.difficult)):
+        for sq in squares:
+            flags[t.index(sq)] = 1
+    foes = [0] * n
+    for sq, mask in t.foe_masks.items():
+        foes[t.index(sq)] = mask
+    cost: list[int] = []
+    state: list[int] = []
+    pred: list[int] = []
+    left: list[int] = []
+    alive: list[bool] = []
+    none_left = [-1] * (2 * n)               # per state: the partial move that left no one
+    front: list[list[int]] = [[] for _ in range(2 * n)]  # per state: the others kept
+    heap: list[tuple[int, int, int]] = []
+    work = [0]
+
+    def add(feet: int, st: int, before: int, mask: int) -> None:
+        if feet > bound:
+            return
+        work[0] += 1 + len(front[st])
+        if work[0] > MAX_FLIGHT_WORK:
+            raise RuleInputError(
+                f"too many ways to flee past {len(t.enemies)} opponents: the search for fleeing "
+                f"moves may make and compare at most {MAX_FLIGHT_WORK} partial moves",
+                f"상대 {len(t.enemies)}명 곁을 지나 도주하는 길이 너무 많아 분리 사격을 셀 수 없습니다 "
+                f"(따져 볼 이동이 {MAX_FLIGHT_WORK:,}개를 넘음). 적을 줄이거나 이동 속도를 낮추세요.")
+        if mask == 0:
+            old = none_left[st]
+            if old >= 0 and cost[old] <= feet:
+                return
+            if old >= 0:
+                alive[old] = False
+        else:
+            kept = front[st]
+            for k in kept:
+                if cost[k] <= feet and not left[k] & ~mask:
+                    return  # as cheap, and left no one this one has not
+            still = []
+            for k in kept:
+                if feet <= cost[k] and not mask & ~left[k]:
+                    alive[k] = False
+                else:
+                    still.append(k)
+            front[st] = still
+        label = len(cost)
+        cost.append(feet)
+        state.append(st)
+        pred.append(before)
+        left.append(mask)
+        alive.append(True)
+        if mask == 0:
+            none_left[st] = label
+        else:
+            front[st].append(label)
+        heapq.heappush(heap, (feet, mask.bit_count(), label))
+
+    add(0, 2 * t.index(s0), -1, 0)
+    while heap:
+        d, _, label = heapq.heappop(heap)
+        if not alive[label]:
+            continue
+        i, parity = divmod(state[label], 2)
+        x, y = i % w, i // w
+        for dx, dy in STEPS:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h):
+                continue
+            j = ny * w + nx
+            if wall[j] or enemy[j]:
+                continue
+            if dx and dy and (wall[y * w + nx] or wall[ny * w + x]):
+                continue  # no cutting a wall's corner
+            if dx and dy:
+                step, nparity = (10 if parity else 5), parity ^ 1
+            else:
+                step, nparity = 5, parity
+            if difficult[j]:
+                step *= 2
+            if engaged_doubles and foes[i] & foes[j]:
+                step *= 2
+            add(d + step + (5 if barrier[j] else 0), 2 * j + nparity, label,
+                left[label] | (foes[i] & ~foes[j]))
+    best = [-1] * n
+    for i in range(n):
+        candidates = [k for st in (2 * i, 2 * i + 1) for k in front[st] if alive[k]]
+        if candidates:
+            best[i] = min(candidates, key=lambda k: (
+                left[k].bit_count(), cost[k], [b for b in range(left[k].bit_length()) if left[k] >> b & 1],
+                state[k]))
+    return FlightMap(t, s0, r, engaged_doubles, tuple(best), tuple(cost), tuple(state),
+                     tuple(pred), tuple(left))
 
 
 # --- facing ------------------------------------------------------------------------------

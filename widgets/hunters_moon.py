@@ -18,7 +18,7 @@ from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
-from .errors import RuleInputError, require_bool, require_int, require_items, require_text
+from .errors import RuleInputError, require_bool, require_int, require_items, require_text, shown
 
 # --- constants read from the source -------------------------------------------------------
 FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails
@@ -497,7 +497,7 @@ def _pcs_in_paragraph(group: Sequence[PlottedPC]) -> list[PlottedPC]:
         raise RuleInputError(
             "PCs sharing a paragraph need all-different tie rolls (or none)",
             "같은 패러그래프의 PC는 순서 결정 1D6을 모두 굴려 서로 다른 눈이어야 합니다 "
-            "(같으면 다시 굴리세요). 상의로 정했다면 1D6을 비워 두세요.")
+            "(같은 눈이면 다시 굴린다고 봅니다: 가정). 상의로 정했다면 1D6을 비워 두세요.")
     return sorted(group, key=lambda pc: -pc.tie_roll)
 
 
@@ -531,6 +531,48 @@ def round_order(pcs: Iterable[PlottedPC], threats: Iterable[PlacedThreat] = ()
         if paragraph in by_paragraph:
             order.append(by_paragraph[paragraph])
     return order
+
+
+#: States of a threat card when a PC acts: not on the sheet yet, 미행동 (upright), 행동완료.
+THREAT_STATES = ("unplaced", "unacted", "acted")
+
+
+def threat_state(pc_paragraph: int, threat_paragraph: int, *, placed_before: bool) -> str:
+    """State of the threat card of ``threat_paragraph`` when the PC plotted at ``pc_paragraph``
+    (6 = 권외) acts, nobody having moved this round (one of :data:`THREAT_STATES`).
+
+    Paragraphs are processed 1 → 5, then 권외, and in each paragraph its PCs act before its
+    threat. So a threat of an earlier paragraph has acted (``'acted'``, 행동완료; an unscouted
+    card was placed at that moment). Otherwise it has not acted yet: ``'unacted'`` (미행동) if
+    its card was placed before this round (revealed in the recon round, or placed in an earlier
+    melee round), else ``'unplaced'`` (only its name is on the sheet: the card is placed when
+    its paragraph's monster action comes).
+
+    >>> threat_state(2, 3, placed_before=True), threat_state(3, 3, placed_before=False)
+    ('unacted', 'unplaced')
+    >>> threat_state(4, 3, placed_before=False)
+    'acted'
+    """
+    pc = require_int(pc_paragraph, "pc_paragraph", "PC의 패러그래프", 1, OUT_OF_RANGE)
+    threat = require_int(threat_paragraph, "threat_paragraph", "위협 패러그래프",
+                         PARAGRAPHS[0], PARAGRAPHS[-1])
+    placed = require_bool(placed_before, "placed_before", "이번 라운드 전에 놓인 카드")
+    if threat < pc:
+        return "acted"
+    return "unacted" if placed else "unplaced"
+
+
+def can_target_threat(state: str) -> bool:
+    """A PC's attack may target a threat card only while it is 미행동 (``'unacted'``); the
+    monster body can always be chosen.
+
+    >>> [can_target_threat(s) for s in THREAT_STATES]
+    [False, True, False]
+    """
+    if state not in THREAT_STATES:
+        raise RuleInputError(f"unknown threat state {shown(state)}",
+                             "위협 카드의 상태는 아직 놓이지 않음·미행동·행동완료 가운데 하나입니다.")
+    return state == "unacted"
 
 
 def check_outcome(raw: int, modifier: int, target: int) -> str:

@@ -46,6 +46,11 @@ MAX_EXPRESSION_DEPTH = 3
 MAX_CONSTANT = 1000
 MAX_DIVISOR = 100
 MAX_TARGET = 100_000
+#: Most work of one search for fleeing moves (``widgets.grid.flight_map``): partial moves
+#: (square, feet, opponents left so far) made plus comparisons between them. Many opponents
+#: and a long move make many different sets of parting shots; this keeps the search to about
+#: a second in pure Python (the book's rates, up to 40 ft, need a few thousand).
+MAX_FLIGHT_WORK = 10_000_000
 
 
 def _why() -> str:
@@ -232,5 +237,8 @@ def limits_table() -> list[dict[str, object]]:
          "the divisor of a divided term (1D6÷2)"),
         ("MAX_TARGET", MAX_TARGET, "비교(1D100<=45)에 쓰는 수의 크기",
          "the number a comparison names (1D100<=45)"),
+        ("MAX_FLIGHT_WORK", MAX_FLIGHT_WORK,
+         "평면도에서 도주 경로를 찾을 때 만드는 중간 이동(칸, 거리, 그때까지 떠난 상대)과 그 비교의 수",
+         "partial moves (square, feet, opponents left) made and compared by one search for fleeing moves"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]

@@ -75,7 +75,8 @@ def divide_up(value: int, divisor: int) -> int:
 
     The text halves the *dice result* (a count, never negative) with the library's one rounding
     rule (:func:`~widgets.errors.round_up`), then the sign applies: half of a −1D4 roll of 3 is
-    −2, exactly as half of a +1D4 roll of 3 is +2.
+    −2, exactly as half of a +1D4 roll of 3 is +2 (the book's reading, 가정: the source only
+    says "rounded up", which for −3/2 alone would give −1).
 
     >>> [divide_up(v, 2) for v in (1, 2, 3, 6, -3)]
     [1, 1, 2, 3, -2]

@@ -32,9 +32,9 @@ var BfGridExplorer = (function () {
       return m.rate.value === "scene" ? data.scenes[m.scene.value].rate : data.rates[m.rate.value];
     }
     // Same rules as views.bfrpg.cell_label / cell_class (checked by the browser tests).
-    function label(code, opt, feet) {
+    function label(code, opt, feet, enemy) {
       if (code === "@") return "나";
-      if (code === "e") return "적";
+      if (code === "e") return enemy ? "적" + enemy : "적";
       if (code === "a") return "아군";
       if (feet < 0) return "";
       return opt.indexOf("flee") === 0 ? feet + "!" : String(feet);
@@ -83,13 +83,28 @@ var BfGridExplorer = (function () {
       for (var i = 0; i < k.length; i++) if (k[i] === "@") return i;
       return 0;
     }
-    // What a screen reader hears for the cursor square: column, row, option and feet.
+    // The enemies' numbers on the grid (1, 2, … in square order), as GridResult.enemy_numbers.
+    function enemyNumbers(codes) {
+      var num = {}, n = 0;
+      for (var i = 0; i < codes.length; i++) if (codes[i] === "e") num[i] = ++n;
+      return num;
+    }
+    // What a screen reader hears for the cursor square (and, with the path tool, the line under
+    // the grid): column, row, option, feet and who gets a parting shot. Same text as
+    // views.bfrpg.GridResult.describe.
     function describe(i) {
       var d = m.cells.data, w = m.cells.tags[0], k = d.k[i], opt = d.opt[i], feet = d.feet[i];
-      var what = k === "e" ? data.names.e : k === "@" ? data.names["@"] : data.optionsKo[opt];
+      var num = enemyNumbers(d.k);
+      var what = k === "e" ? data.names.e + num[i] : k === "@" ? data.names["@"] : data.optionsKo[opt];
       var parts = ["열 " + (i % w) + ", 행 " + Math.floor(i / w), what];
       if (feet >= 0 && k !== "@") parts.push(feet + "피트");
       if (k === "b" || k === "d") parts.push(data.names[k]);
+      var shots = d.shots && d.shots[i] ? d.shots[i].split(" ") : [];
+      if (shots.length) {
+        parts.push(data.messages.shots.replace("{who}", shots.map(function (e) {
+          return data.names.e + num[+e];
+        }).join(", ")));
+      }
       return parts.join(", ");
     }
     function markCursor() {
@@ -159,39 +174,54 @@ var BfGridExplorer = (function () {
       if (start >= 0) {
         res = BfrpgOptions.options({width: w, height: h, start: start, rate: rateNow(),
           blocked: lists["#"], barrier: lists.b, difficult: lists.d, allies: lists.a,
-          enemies: lists.e});
+          enemies: lists.e, maxWork: data.maxWork});
       }
       var opt = new Array(n), feet = new Array(n), lab = new Array(n), cls = new Array(n);
+      var shots = new Array(n), num = enemyNumbers(codes);
       for (i = 0; i < n; i++) {
         var code = codes[i];
         opt[i] = res ? res.option[i] : (code === "#" || code === "e" ? "blocked" : code === "a" ? "pass" : "out");
         feet[i] = res ? res.feet[i] : -1;
-        lab[i] = label(code, opt[i], feet[i]);
+        shots[i] = res ? res.shots[i].join(" ") : "";
+        lab[i] = label(code, opt[i], feet[i], num[i]);
         cls[i] = cellClass(code, opt[i]);
       }
       c.res = res;
       c.path = [];
       m.cells.tags = [w, h];
-      m.cells.data = {k: codes, opt: opt, feet: feet, label: lab, cls: cls};
+      m.cells.data = {k: codes, opt: opt, feet: feet, shots: shots, label: lab, cls: cls};
       if (m.path.data.x.length) m.path.data = {x: [], y: []};
       paint();
       setMsg(start < 0 ? error(data.messages.noStart) : data.status[String(rateNow())]);
       (window.__bfGridTimes = window.__bfGridTimes || []).push(performance.now() - t0);
       return res;
     };
+    // A recompute that says in Korean why it could not be done (too many ways to flee).
+    function safely(fn) {
+      try { return fn(); } catch (err) {
+        setMsg(error(err && err.tooMany ? data.messages.tooMany
+                                        : data.messages.failed + String(err && err.message || err)));
+        return null;
+      }
+    }
     c.loadScene = function () {
       var s = data.scenes[m.scene.value];
       if (m.rate.value !== "scene") m.rate.value = "scene";  // its callback recomputes the old scene
       c.cursor = -1;
-      c.recompute(s.codes.split(""), s.w, s.h);
+      safely(function () { return c.recompute(s.codes.split(""), s.w, s.h); });
     };
+    c.changeRate = function () { safely(function () { return c.recompute(); }); };
     // Highlight one cheapest path to square i (i < 0: none), from the JS twins' result.
     c.showPath = function (i) {
       var W = m.cells.tags[0], n = m.cells.data.k.length, p = [];
       if (i >= 0 && i < n) {
         // The first data came from Python: compute the JS result once before showing a path.
-        var res = c.res || c.recompute();
+        var res = c.res || safely(function () { return c.recompute(); });
         if (res) p = BfrpgOptions.pathTo(res, i);
+        // the square's option, feet and who gets a parting shot, under the grid
+        if (res) setMsg(data.status[String(rateNow())] + "<p>" + esc(describe(i)) + "</p>");
+      } else if (c.res || m.msg.text.indexOf("widget-error") < 0) {
+        setMsg(data.status[String(rateNow())]);
       }
       if (!p.length && !c.path.length) return;
       c.path = p;
@@ -217,9 +247,7 @@ var BfGridExplorer = (function () {
         return;
       }
       codes[i] = code;
-      try { c.recompute(codes); } catch (err) {
-        setMsg(error(data.messages.failed + String(err.message || err)));
-      }
+      safely(function () { return c.recompute(codes); });
     };
     function square(ev) {
       var el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
@@ -277,7 +305,9 @@ var BfGridExplorer = (function () {
       // first click is quick too.
       var tries = 0;
       (function find() { if (!c.find() && tries++ < 100) requestAnimationFrame(find); })();
-      (window.requestIdleCallback || setTimeout)(function () { if (!c.res) c.recompute(); });
+      (window.requestIdleCallback || setTimeout)(function () {
+        if (!c.res) { try { c.recompute(); } catch (err) { /* Python's first answer stays */ } }
+      });
     }
     return c;
   }

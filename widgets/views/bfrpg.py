@@ -12,13 +12,14 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, product
 from typing import Mapping
 
 from .. import bfrpg as bf
 from ..errors import RuleInputError
 from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_rear_attackers,
                     rear_arc, visible_squares)
+from ..limits import MAX_FLIGHT_WORK
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
 from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle,
@@ -89,7 +90,7 @@ TOOL_CODE = {"me": "@", "enemy": "e", "ally": "a", "wall": "#", "barrier": "b",
              "difficult": "d", "erase": "."}
 
 _ARMOR_KO = {"none": "갑옷 없음", "magic_leather": "마법 가죽", "leather": "가죽 갑옷",
-             "magic_metal": "마법 금속 갑옷", "metal": "금속 갑옷"}
+             "magic_metal": "마법 금속", "metal": "금속 갑옷"}
 _LOAD_KO = {"light": "가벼운 짐", "heavy": "무거운 짐"}
 
 
@@ -157,7 +158,15 @@ def _open30_layout() -> Layout:
     return Layout.from_terrain(t, (4, 15))
 
 
-#: Scenes of the explorer: (Korean label, layout, rate). From SCENES plus two open floors.
+def _two_goblins_layout() -> Layout:
+    """A corridor past two goblins: walking on from the first goblin's side to the second's
+    leaves the first one's melee (a flight, its parting shot), then the second's."""
+    t = Terrain(9, 2, blocked={(c, 0) for c in range(9)} - {(3, 0), (6, 0)},
+                enemies={(3, 0), (6, 0)})
+    return Layout.from_terrain(t, (0, 1))
+
+
+#: Scenes of the explorer: (Korean label, layout, rate). From SCENES plus practice floors.
 EXPLORER_SCENE_KEYS = ("tannen_move", "doughbert_move", "mandross_move", "paladin_run",
                        "tannen_melee", "doughbert_melee", "missile")
 
@@ -167,6 +176,7 @@ def explorer_scenes() -> dict[str, tuple[str, Layout, int]]:
     for key in EXPLORER_SCENE_KEYS:
         s = bf.SCENES[key]
         out[key] = (s.title, Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
+    out["two_goblins"] = ("두 고블린 곁을 지나는 복도 (연습용)", _two_goblins_layout(), 40)
     out["open30"] = ("큰 평면 30×30", _open30_layout(), 40)
     return out
 
@@ -175,12 +185,14 @@ def explorer_scenes() -> dict[str, tuple[str, Layout, int]]:
 
 @dataclass(frozen=True)
 class GridResult:
-    """Per square (index order): option, feet (−1: none), fill colour, label."""
+    """Per square (index order): option, feet (−1: none), the enemies (square indices) whose
+    parting shot the move takes, fill colour, label."""
 
     layout: Layout
     rate: int
     options: tuple[str, ...]
     feet: tuple[int, ...]
+    shots: tuple[tuple[int, ...], ...]
 
     @property
     def colors(self) -> list[str]:
@@ -188,16 +200,40 @@ class GridResult:
                 for ch, o in zip(self.layout.codes, self.options)]
 
     @property
+    def enemy_numbers(self) -> dict[int, int]:
+        """Square index → the enemy's number on the grid (1, 2, … in square order)."""
+        return {i: n for n, i in enumerate((i for i, ch in enumerate(self.layout.codes) if ch == "e"), 1)}
+
+    @property
     def labels(self) -> list[str]:
-        return [cell_label(ch, o, f) for ch, o, f in zip(self.layout.codes, self.options, self.feet)]
+        num = self.enemy_numbers
+        return [cell_label(ch, o, f, num.get(i, 0))
+                for i, (ch, o, f) in enumerate(zip(self.layout.codes, self.options, self.feet))]
+
+    def describe(self, i: int) -> str:
+        """What the page says of square ``i`` (the cursor's label; with the path tool, the
+        line under the grid): same text as the page's JS ``describe``."""
+        w, ch, opt, feet = self.layout.width, self.layout.codes[i], self.options[i], self.feet[i]
+        num = self.enemy_numbers
+        what = (f"{SQUARE_NAMES['e']}{num[i]}" if ch == "e" else SQUARE_NAMES["@"] if ch == "@"
+                else bf.OPTIONS_KO[opt])
+        parts = [f"열 {i % w}, 행 {i // w}", what]
+        if feet >= 0 and ch != "@":
+            parts.append(f"{feet}피트")
+        if ch in ("b", "d"):
+            parts.append(SQUARE_NAMES[ch])
+        if self.shots[i]:
+            parts.append(GRID_MESSAGES["shots"].replace(
+                "{who}", ", ".join(f"{SQUARE_NAMES['e']}{num[e]}" for e in self.shots[i])))
+        return ", ".join(parts)
 
 
-def cell_label(code: str, option: str, feet: int) -> str:
-    """What a square shows (same rule as the page's JS ``label``)."""
+def cell_label(code: str, option: str, feet: int, enemy: int = 0) -> str:
+    """What a square shows (same rule as the page's JS ``label``): enemies by their number."""
     if code == "@":
         return "나"
     if code == "e":
-        return "적"
+        return f"적{enemy}" if enemy else "적"
     if code == "a":
         return "아군"
     if feet < 0:
@@ -206,16 +242,17 @@ def cell_label(code: str, option: str, feet: int) -> str:
 
 
 def grid_result(layout: Layout, rate: int) -> GridResult:
-    """Every square's movement option and feet, by :func:`bf.move_options`."""
+    """Every square's movement option, feet and parting shots, by :func:`bf.move_options`."""
     t = layout.terrain()
     opts = bf.move_options(t, layout.start(), rate)
-    options, feet = [], []
+    options, feet, shots = [], [], []
     for i in range(t.width * t.height):
         sq = t.square(i)
         options.append(opts.option(sq))
         f = opts.feet(sq)
         feet.append(-1 if f is None else f)
-    return GridResult(layout, opts.rate, tuple(options), tuple(feet))
+        shots.append(tuple(t.index(e) for e in opts.parting_shots(sq)))
+    return GridResult(layout, opts.rate, tuple(options), tuple(feet), tuple(shots))
 
 
 def legend_html() -> str:
@@ -236,7 +273,7 @@ def legend_html() -> str:
     marks = {k: ("!" if k == "flee_walk" else "!»" if k == "flee_run" else OPTION_MARKS.get(k, ""))
              for k, _ in items}
     spans = "".join(swatch(OPTION_COLORS[k], marks[k], t) for k, t in items)
-    spans += swatch(ENEMY_COLOR, "적", "적")
+    spans += swatch(ENEMY_COLOR, "적1", "적 (번호로 구별)")
     spans += ("실선 굵은 테두리: 장벽(+5피트), 점선 굵은 테두리: 험한 지형(2배)")
     return f'<div class="bf-legend" style="font-size:0.85em">{spans}</div>'
 
@@ -253,7 +290,7 @@ def grid_table_html(result: GridResult) -> str:
             color = result.colors[i]
             edge = (f"border:3px {TERRAIN_STYLE[ch]} {TERRAIN_EDGE[ch]};" if ch in TERRAIN_EDGE
                     else "border:1px solid #ccc;")
-            title = html.escape(bf.OPTIONS_KO[opt] if ch != "e" else "적")
+            title = html.escape(result.describe(i))
             text = result.labels[i] + (OPTION_MARKS.get(opt, "") if result.feet[i] >= 0 else "")
             cells.append(f'<td title="{title}" style="background:{color};color:{text_on(color)};'
                          f'width:2.6em;height:2em;text-align:center;{edge}'
@@ -358,7 +395,7 @@ class GridExplorer:
         """The page's per-square data (also what the tests read back from the page)."""
         lay = result.layout
         return {"k": list(lay.codes), "opt": list(result.options), "feet": list(result.feet),
-                "label": result.labels,
+                "shots": [" ".join(map(str, s)) for s in result.shots], "label": result.labels,
                 "cls": [cell_class(ch, o) for ch, o in zip(lay.codes, result.options)]}
 
     def export(self) -> dict:
@@ -373,6 +410,7 @@ class GridExplorer:
                 "optionsKo": dict(bf.OPTIONS_KO),
                 "names": SQUARE_NAMES,
                 "messages": GRID_MESSAGES,
+                "maxWork": MAX_FLIGHT_WORK,
                 "openTag": grid_open_tag(self.uid, "{w}", "{h}")}
 
     def grid_html(self, result: GridResult) -> str:
@@ -421,7 +459,7 @@ class GridExplorer:
         doc.add_root(root)
         # The controller is widgets/js/grid_explorer.js; each callback only calls it.
         doc.js_on_event("document_ready", CustomJS(args=args, code=_ATTACH_JS + ";"))
-        rate.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".recompute();"))
+        rate.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".changeRate();"))
         scene.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".loadScene();"))
         tool.js_on_change("value", CustomJS(args=args, code=_ATTACH_JS + ".showPath(-1);"))
         return root
@@ -507,15 +545,18 @@ def status_html(rate: int) -> str:
 #: What the explorer calls each layout code in its messages and cursor descriptions.
 SQUARE_NAMES = {"#": "벽", "e": "적", "a": "아군", "b": "장벽 (+5피트)", "d": "험한 지형 (2배)",
                 "@": "출발 칸 (나)", ".": "빈 칸"}
-#: The explorer's Korean messages ({col}, {row}, {what} are filled in on the page).
+#: The explorer's Korean messages ({col}, {row}, {what}, {who} are filled in on the page).
 GRID_MESSAGES = {
     "noStart": "평면도에 이동할 전투원이 없습니다. 도구에서 「전투원 옮기기」를 고르고 칸을 누르세요.",
     "occupied": "({col}, {row}) 칸은 {what} 칸이라 전투원을 놓을 수 없습니다. 빈 칸을 누르세요.",
     "mover": "전투원이 선 칸입니다. 먼저 전투원을 다른 칸으로 옮기세요.",
     "failed": "계산할 수 없는 배치입니다: ",
+    "tooMany": ("적이 너무 많아 도주 경로와 분리 사격을 다 셀 수 없습니다. 적을 줄이거나 이동 속도를 "
+                "낮추세요."),
+    "shots": f"분리 사격(명중 {fmt.signed(bf.PARTING_SHOT_BONUS)})을 하는 상대: {{who}}",
 }
 GRID_HELP = ("격자: 화살표 키로 칸을 옮기고 Enter나 Space로 고른 도구를 씁니다. "
-             "경로 보기 도구에서는 고른 칸까지 가장 싼 경로를 보여 줍니다.")
+             "경로 보기 도구에서는 고른 칸까지 가장 싼 경로와, 도주라면 분리 사격을 하는 적을 알려 줍니다.")
 
 _ATTACH_JS = "BfGridExplorer.attach(uid, {cells, path, grid, tool, rate, scene, msg, data})"
 
@@ -581,13 +622,13 @@ class MovementTable(Table):
              "달리기 대각선"],
             [[fmt.korean_only(r["armor"]), fmt.korean_only(r["load"]),
               number_cell(f"{r['rate']}피트"), number_cell(f"{r['run_rate']}피트"),
-              *(number_cell(f"{self._cell(r, c)}칸") for c in self.COLS)] for r in self.movement],
+              *(number_cell(self._cell(r, c)) for c in self.COLS)] for r in self.movement],
             caption="라운드당 이동 (칸 수는 곧은 줄 기준)", kind="odds bf-movement")
 
     @staticmethod
     def _cell(row, col) -> str:
         mine, theirs = row[col], row["source_" + col]
-        return str(mine) if mine == theirs else f"{mine} (원문 {theirs})"
+        return f"{mine}칸" if mine == theirs else f"{mine}칸 (원문 {theirs}칸)"
 
     def text(self) -> str:
         return "\n".join(f"{fmt.korean_only(r['armor'])} | {fmt.korean_only(r['load'])} | {r['rate']}피트 | 달리기 {r['run_rate']}피트 | "
@@ -609,6 +650,46 @@ class Disagreements(Table):
         return "\n".join(f"{k(d.where)}: {k(d.source)} → {k(d.rules)}" for d in self.items)
 
 
+class RearClaim:
+    """The paragraph after the attacks-from-behind example: what the 3-rear-square rule gives
+    for the source's "three attackers" (every number and facing from the library)."""
+
+    DIAGONAL_PAIR = ((0, 0), (2, 2))            # north-west and south-east of the defender
+    THREE_SIDES = ((1, 0), (2, 1), (0, 1))      # north, east and west
+
+    def __init__(self):
+        me = (1, 1)
+        self.pair_least = least_rear_attackers(me, self.DIAGONAL_PAIR)[0]
+        self.three_least, self.three_facings = least_rear_attackers(me, self.THREE_SIDES)
+        triples = list(combinations(_RING, 3))
+        self.placements = len(triples)
+        self.forced = sum(least_rear_attackers(me, t)[0] > 0 for t in triples)
+
+    def text(self) -> str:
+        names = dict(zip(_RING, _RING_KO))
+        first, second = (names[sq] for sq in self.DIAGONAL_PAIR)
+        pair = f"{fmt.josa(first, '과/와')} {second}"
+        sides = "·".join(names[sq] for sq in self.THREE_SIDES)
+        facings = "이나 ".join(FACING_KO[f] + "쪽" for f in self.three_facings)
+        escape = (f"방어자는 {facings}을 보아 아무도 뒤에 두지 않을 수 있습니다" if self.three_least == 0 else
+                  f"방어자가 어느 쪽을 보아도 {self.three_least}명이 뒤에 남습니다")
+        return (f"그러나 뒤쪽 세 칸 규칙대로 세어 보면 원문의 「셋 이상」은 어림값입니다. 대각선으로 마주 선 두 명"
+                f"(예: {pair})만으로도 어느 쪽을 보든 {self.pair_least}명이 뒤에 남고, 세 명이라도 "
+                f"{sides}에 섰다면 {escape}. 공격자 셋이 방어자 둘레 여덟 칸에 설 수 있는 {self.placements}가지 배치 "
+                f"가운데 방향을 어떻게 바꿔도 뒤를 잡히는 배치는 {self.forced}가지입니다 (위의 불일치 표).")
+
+    def _repr_html_(self) -> str:
+        return f"<p>{html.escape(self.text())}</p>"
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def rear_claim() -> RearClaim:
+    """The computed paragraph after the attacks-from-behind example (see :class:`RearClaim`)."""
+    return RearClaim()
+
+
 _SIGHT_KO = {"clear": "시야 확보 (정상 발사)", "partial": "부분 엄폐 (GM 재량, 가정)",
              "none": "시야 없음 (발사 불가)"}
 
@@ -626,13 +707,31 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
         return rows
     opts = bf.scene_options(key)
     for m in s.marks:
-        feet = opts.feet(m.square)
         rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"),
                      f"이동 속도 {s.rate}피트" + (f", 원문 {m.feet}피트" if m.feet is not None and m.exact
                                              else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
-                     f"{bf.OPTIONS_KO[opts.option(m.square)]}, "
-                     + (f"{feet}피트" if feet is not None else "비용 없음")))
+                     f"{bf.OPTIONS_KO[opts.option(m.square)]}, " + move_feet_text(opts, m.square)
+                     + shooters_text(s, opts.parting_shots(m.square))))
     return rows
+
+
+def move_feet_text(opts: bf.MoveOptions, square: Square) -> str:
+    """The feet of a move in the source's unit: a melee move as the feet walked, with the
+    doubled count beside it (the source's limits are in feet walked)."""
+    feet = opts.feet(square)
+    if feet is None:
+        return "비용 없음"
+    if opts.option(square) == "melee_move":
+        return f"{opts.walked(square)}피트 (두 배로 세면 {feet}피트)"
+    return f"{feet}피트"
+
+
+def shooters_text(s: bf.Scene, shooters: tuple[Square, ...]) -> str:
+    """'; 분리 사격: 고블린' for the scene's enemies on those squares ('' for none)."""
+    names = {e.square: fmt.korean_only(e.name) for e in s.enemies}
+    if not shooters:
+        return ""
+    return "; 분리 사격: " + ", ".join(names.get(sq, f"{sq}의 적") for sq in shooters)
 
 
 def scene_examples(keys: tuple[str, ...]) -> WorkedExamples:
@@ -717,7 +816,7 @@ def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
         note = ""
         if row["run_orth"] != row["source_run_orth"]:
             note = (f"<p>원문의 표는 이 줄에서 가로/세로로 {row['source_run_orth']}칸을 달린다고 적었지만, "
-                    f"{run}피트는 {row['run_orth']}칸입니다(이 책은 규칙대로 {row['run_orth']}칸).</p>")
+                    f"{run}피트는 {row['run_orth']}칸입니다 (이 책은 규칙대로 {row['run_orth']}칸).</p>")
         text = (f"<p>이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸, 대각선 "
                 f"{bf.squares_reachable(rate, True)}칸까지 걸은 뒤 공격할 수 있습니다. 달리면 <b>{run}피트</b>"
                 f"(가로/세로 {bf.squares_reachable(run)}칸, 대각선 {bf.squares_reachable(run, True)}칸)까지 "
@@ -909,13 +1008,9 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
         lay = Layout.from_terrain(s.terrain(), s.mover.square)
         res = grid_result(lay, r)
         def cost(m) -> str:
-            feet = opts.feet(m.square)
-            if feet is None:
-                return ""
-            if opts.option(m.square) == "melee_move":  # counted double: say it in real feet
-                return f"{feet // 2}피트 (두 배로 세면 {feet}피트)"
-            return f"{feet}피트"
-        rows = [[f"{fmt.korean_only(m.label)} {m.square}", bf.OPTIONS_KO[opts.option(m.square)],
+            return "" if opts.feet(m.square) is None else move_feet_text(opts, m.square)
+        rows = [[f"{fmt.korean_only(m.label)} {m.square}",
+                 bf.OPTIONS_KO[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
                  cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
                 for m in s.marks]
         return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "

@@ -95,7 +95,8 @@ def recon_widget(uid: str = "hm-recon") -> LiveWidget:
         uid, [number("brain", "정찰할 PC의 【두뇌】", 0, 4, 2),
               number("target", "정찰판정 목표치", 6, 11, 8),
               number("level", "괴물 본체 레벨", 1, 5, 2)],
-        compute, title="정찰판정과 펌블 반격 (판정은 보충 규칙, 목표치는 GM 설정)", x_label="반격 데미지 (PC 한 명당)")
+        compute, title="정찰판정과 펌블 반격 (판정은 보충 규칙과 가정 모델, 목표치는 GM 설정)",
+        x_label="반격 데미지 (PC 한 명당)")
 
 
 # --- 3. plot choice -----------------------------------------------------------------------------
@@ -279,7 +280,7 @@ def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
               number("areas", "인과가 남은 영역 (흑색 제외 4곳 중)", 2, 4, 4),
               number("ability", "카드의 「판정」란 능력치 (PC 값)", 0, 4, 2),
               number("attack_value", "위협의 【공격치】", 6, 10, 8, step=2)],
-        compute, title="술식 방해: 할 수 있는가, 성공할까", x_label=OUTCOME_AXIS,
+        compute, title="술식 방해: 할 수 있는가, 성공할까 (방해판정은 가정 모델)", x_label=OUTCOME_AXIS,
         legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
 
 
@@ -330,7 +331,8 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
               number("body_defence", "본체의 【방어치】", 8, 11, 9),
               number("weapon_power", "무기 위력", 2, 6, 4, step=2),
               select("paragraph", "자리", _paragraph_choices(), 3)],
-        compute, title="추격판정과 추격 라운드 데미지 (판정은 보충 규칙)", x_label="추격 라운드 데미지 (+1D6)")
+        compute, title="추격판정과 추격 라운드 데미지 (판정은 보충 규칙과 가정 모델)",
+        x_label="추격 라운드 데미지 (+1D6)")
 
 
 # --- 8. end of combat ---------------------------------------------------------------------------
@@ -402,8 +404,8 @@ def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
                          f"없을 때와 나란히 비교합니다.</p>" + table.html())
         table = Table(["", "상태 없음", "상태 적용"], [list(line) for line in lines])
         if auto:
-            choice = (" · 잠수: 주사위 없이 자동명중을 고름(격파 확률이 굴릴 때 이상)" if now.auto_hit else
-                      " · 잠수: 자동명중은 크리티컬이 없어 격파할 수 없으므로 명중판정을 굴림")
+            choice = (" · 잠수: 주사위 없이 자동명중을 고름(격파 확률이 굴릴 때 이상, 가정)" if now.auto_hit else
+                      " · 잠수: 자동명중은 크리티컬이 없어 격파할 수 없으므로 명중판정을 굴림(가정)")
         else:
             choice = ""
         text = f"<p>보통 명중 데미지 {dist_text(dealt)}{choice}</p>" + table.html()

@@ -335,14 +335,15 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
                 f"<p>한 걸음은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
         text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
                 + step + f"<p><b>보행</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
-                f"<b>{hot}번</b>입니다.</p>"
+                f"<b>{hot}번</b>입니다. 상대 간격 안의 칸을 떠날 때 반응 행동(기회 공격)을 부른다는 조건은 "
+                "원문에 없어 플레이어 코어의 기회 공격에서 가져왔습니다 (보충 규칙).</p>"
                 + Table(["5ft 이동", f"상대(간격 {enemy_reach}ft)"], rows).html())
         return Shown(text)
     return LiveWidget(
         uid, [select("weapon", "내 무기", _REACH_WEAPONS, "reach5"),
               number("distance", "대상까지 거리 (ft)", 5, 60, 15, step=5),
               select("enemy_reach", "상대의 간격", _ENEMY_REACH, 10)],
-        compute, title="지금 자리에서 타격할 수 있나: 보행과 한 걸음", plot=False)
+        compute, title="지금 자리에서 타격할 수 있나: 보행과 한 걸음 (반응 조건은 보충 규칙)", plot=False)
 
 
 # --- 6. spells -----------------------------------------------------------------------------

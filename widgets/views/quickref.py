@@ -125,8 +125,9 @@ def bf_to_hit() -> RefTable:
     """
     bands = bfrpg_missile_bands(next(iter(BFRPG_MISSILE_RANGES))).table()
     (least_pct, least), (most_pct, most) = bf.COVER_PENALTY_RANGE
-    rows = [["뒤쪽 칸에서 근접 공격", fmt.signed(bf.REAR_ATTACK_BONUS), "보충 규칙 (핵심 규칙 「조우」)"],
-            ["도주하는 상대에게 분리 사격", fmt.signed(bf.PARTING_SHOT_BONUS), "보충 규칙 (방어 이동)"]]
+    rows = [["뒤쪽 칸에서 근접 공격", fmt.signed(bf.REAR_ATTACK_BONUS), "원문 (핵심 규칙 「조우」를 따름)"],
+            ["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)", fmt.signed(bf.PARTING_SHOT_BONUS),
+             "원문 (핵심 규칙의 방어 이동을 따름)"]]
     rows += [[f"미사일: {b['label']}", fmt.signed(b["modifier"]), "보충 규칙 (사거리)"] for b in bands]
     rows += [["미사일: 장거리 너머", "쏠 수 없음", "보충 규칙 (사거리)"],
              ["5피트 안에서 근접전 중인 상대에게 미사일", fmt.signed(bf.INTO_MELEE_PENALTY), "보충 규칙"],
@@ -162,14 +163,20 @@ def bf_diagonals(count: int = 8) -> RefTable:
 
 
 def bf_melee_options() -> RefTable:
-    """What each way of moving allows (from the library's movement options).
+    """What each way of moving allows (from the library's movement options); that a combatant
+    who fled at walking speed may still attack is the book's reading (가정).
 
-    >>> bf_melee_options().rows[0]
-    ['걸은 뒤 공격 가능', '예']
+    >>> bf_melee_options().rows[0], bf_melee_options().rows[4][1]
+    (['걸은 뒤 공격 가능', '예'], '예 (가정)')
     """
     keys = ("walk", "run", "melee_move", "withdraw", "flee_walk", "flee_run")
+    reading = {"flee_walk": " (가정)"}
     return RefTable("이동 방식과 공격", ["이동 방식", "같은 라운드에 공격"],
-                    [[bf.OPTIONS_KO[k], "예" if bf.can_attack_after(k) else "아니요"] for k in keys])
+                    [[bf.OPTIONS_KO[k], ("예" if bf.can_attack_after(k) else "아니요") + reading.get(k, "")]
+                     for k in keys],
+                    "가정: 원문은 도주한 전투원이 공격할 수 있는지 정하지 않습니다. 이 책은 걸어서 도주했다면 "
+                    "걷기처럼 공격할 수 있고, 달려서 도주했다면 달리기처럼 공격할 수 없다고 봅니다. "
+                    "근접전과 도주, 분리 사격은 상대마다 따로 셉니다.")
 
 
 # --- Pathfinder 2e -------------------------------------------------------------------------
@@ -195,11 +202,15 @@ def pf_map() -> RefTable:
     >>> pf_map().rows[1]
     ['두 번째', '−5', '−4']
     """
-    rows = [[f"{'첫두세'[n - 1]} 번째" + (" 이후" if n == 3 else ""),
+    rows = [[f"{'첫두세'[n - 1]} 번째",
              fmt.signed(pf2e.multiple_attack_penalty(n, False)),
              fmt.signed(pf2e.multiple_attack_penalty(n, True))] for n in (1, 2, 3)]
+    rows.append(["네 번째 이후 (보충 규칙)", fmt.signed(pf2e.multiple_attack_penalty(4, False)),
+                 fmt.signed(pf2e.multiple_attack_penalty(4, True))])
     return RefTable("다중 공격 페널티 (자기 턴의 공격만, 지금 쓰는 무기 기준)",
-                    ["공격", "보통 무기", "날렵함 무기"], rows)
+                    ["공격", "보통 무기", "날렵함 무기"], rows,
+                    "원문은 세 번째 공격까지만 적습니다. 네 번째 이후도 세 번째와 같다는 것은 플레이어 코어에서 "
+                    "가져온 보충 규칙입니다.")
 
 
 def pf_ranges(increments: tuple[int, ...] = (10, 20, 30, 60, 100, 120)) -> RefTable:
@@ -225,7 +236,7 @@ def pf_modifiers() -> RefTable:
             ["상태 보너스·페널티", "주문이나 마법 효과"],
             ["물품 보너스·페널티", "마법 무기·갑옷, 불량품"],
             ["종류 미지정 페널티", "다중 공격 페널티, 사거리 페널티 (모두 더함)"],
-            ["무방비 (AC)", fmt.signed(pf2e.OFF_GUARD_PENALTY)]]
+            ["무방비 (AC, 보충 규칙)", fmt.signed(pf2e.OFF_GUARD_PENALTY)]]
     return RefTable("보너스와 페널티", ["종류", "출처 또는 값"], rows, pf2e.STACKING_RULE)
 
 
@@ -289,9 +300,12 @@ def hm_damage() -> RefTable:
             ["추격 라운드", f"모든 데미지 + 1D{hm.PURSUIT_DAMAGE_DIE}", ""],
             ["정찰판정 펌블의 반격", f"1D{hm.RECON_COUNTERATTACK_DIE} + 괴물 레벨", "전투 중인 PC 모두"],
             ["위협 격파", "데미지 ≥ 【내구도】", "본체 【생명력】 − 그 위협의 【내구도】"],
-            ["비행 중인 목표", f"대공이 없는 공격의 데미지 −{hm.FLYING_DAMAGE_REDUCTION}", "0 아래로는 안 내려감"],
+            ["비행 중인 목표", f"대공이 없는 공격의 데미지 −{hm.FLYING_DAMAGE_REDUCTION}",
+             "0 아래로는 안 내려감 (가정)"],
             ["포박", f"PC 판정 {fmt.signed(hm.BOUND_CHECK_MODIFIER)}, 괴물 【공격치】·【방어치】 "
                      f"{fmt.signed(hm.BOUND_THREAT_VALUE_MODIFIER)}",
              f"라운드 종료 때 【생명력】 −1D{hm.BOUND_ROUND_END_DIE}"],
-            ["잠수 중인 PC의 공격", "굴리지 않고 명중", f"달성치가 필요하면 {hm.DIVING_ACHIEVEMENT}"]]
+            ["잠수 중인 PC가 잠수 중이 아닌 목표를 공격", "굴리지 않고 명중시킬 수 있음 (고를 수 있음)",
+             f"달성치가 필요하면 {hm.DIVING_ACHIEVEMENT}"],
+            ["잠수 중인 괴물·위협의 공격", "목표 PC는 방어판정을 할 수 없음", ""]]
     return RefTable("데미지와 상태", ["상황", "값", "덧붙임"], rows)

@@ -106,7 +106,7 @@ def dice_examples() -> WorkedExamples:
 
 #: Rolls a table uses, with the dice each keeps (bloodbath keeps one more).
 _ROLL_KINDS = {"success": ("성공 굴림", 2), "injury": ("부상 굴림", 2),
-               "bloodbath": ("유혈낭자를 쓴 부상 굴림", 3), "bombard": ("포격처럼 3D6로 주는 부상", 3),
+               "bloodbath": ("유혈낭자를 쓴 부상 굴림", 3), "bombard": (f"포격처럼 {fmt.josa('3D6', '으로/로')} 주는 부상", 3),
                "bombard_bloodbath": ("포격 부상 + 유혈낭자", 4)}
 #: The least number of D6 the digest asks each player to bring.
 DICE_TO_BRING = 8
@@ -134,7 +134,7 @@ def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
 
 
 _D3_TABLE = Table([], [["D6 눈", *range(1, 7)], ["D3 값", *(tc.d3_from_d6_face(f) for f in range(1, 7))]],
-                  caption="D3가 없을 때: D6 눈을 D3로 읽기").html()
+                  caption=f'{fmt.josa("D3", "이/가")} 없을 때: D6 눈을 {fmt.josa("D3", "으로/로")} 읽기').html()
 
 
 @widget_factory
@@ -176,7 +176,9 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
         if count == 0:
             text = "<p>참호의 사격 발판으로 오르는 것은 위험한 행동이 아니므로 굴림 없이 성공합니다.</p>"
         else:
-            text = (f"<p>성공 굴림 {count}번(각각 7 이상)이 모두 성공해야 조작이 이어집니다.</p>")
+            need = next(lo for key, _, lo, _ in tc.SUCCESS_CHART if key == "success")
+            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 조작이 이어집니다.</p>" if count == 1 else
+                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 조작이 이어집니다.</p>")
         rows = [("조작이 이어질 확률", goes_on), ("조작이 끝날 확률", 1 - goes_on)]
         bars = Bars.outcomes({"stop": 1 - goes_on, "go": goes_on},
                              {"stop": "조작 종료", "go": "계속"},

@@ -70,10 +70,11 @@ def physical_checks() -> HtmlTable:
     return HtmlTable(["방어구 불이익을 받는 신체 판정"], [[", ".join(uf.PHYSICAL_CHECKS)]])
 
 
-def settings_table(settings: uf.CheckSettings = uf.DEFAULT_SETTINGS) -> HtmlTable:
+def settings_table(settings: uf.CheckSettings = uf.DEFAULT_SETTINGS,
+                   caption: str = "판정 설정 — (가정)은 원문에 없는 시스템 규칙의 기본값") -> HtmlTable:
     """The assumed check rules (``CheckSettings.rows()``) shown beside the widgets."""
-    return HtmlTable(["판정 규칙", "이 책의 값"], [list(r) for r in settings.rows()],
-                     "판정 설정 — (가정)은 원문에 없는 시스템 규칙의 기본값")
+    return HtmlTable(["판정 규칙", "이 책의 값" if settings == uf.DEFAULT_SETTINGS else "고른 값"],
+                     [list(r) for r in settings.rows()], caption)
 
 
 def worked_examples() -> WorkedExamples:
@@ -82,7 +83,7 @@ def worked_examples() -> WorkedExamples:
         ("HP 12, 방어 점수 2인 갑옷, 피해 6", "갑옷을 뚫은 피해",
          str(uf.damage_after_armor(6, 2))),
         ("HP 12, 방어 점수 2인 갑옷, 피해 6", "남은 HP", str(uf.hp_after_hit(12, 6, armor=2))),
-        ("방어 점수 5, 피해 1", "갑옷을 뚫은 피해 (하한 0)", str(uf.damage_after_armor(1, 5))),
+        ("방어 점수 5, 피해 1 (이 책의 예: 하한 0)", "갑옷을 뚫은 피해", str(uf.damage_after_armor(1, 5))),
         ("최대 HP 11", "사망 임계", fmt.signed(uf.death_threshold(11))),
         ("회피 60%, 방탄조끼", "회피 목표치", str(uf.effective_target(60, penalty="방탄조끼"))),
     ])
@@ -468,8 +469,43 @@ def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
         compute, title="응급처치", x_label="시도를 마친 뒤의 HP")
 
 
-ALL_WIDGETS = [turn_order_widget, movement_widget, hit_widget, damage_widget, hp_widget,
-               special_widget, range_widget, armor_widget, weeks_widget, first_aid_widget]
+#: The settings widget's choices (value → Korean); any other number can be typed where the
+#: control is a number.
+_FUMBLE_CHOICES = {96: "96~100 (기본값)", 100: "100만", 101: "펌블 없음"}
+_HARD_CHOICES = {"divide": "목표치 절반 (올림, 기본값)", "penalty": "목표치 −20"}
+_MARGIN_CHOICES = {"target_minus_roll": "목표치 − 굴린 값 (기본값)", "roll": "굴린 값이 큰 쪽"}
+
+
+def settings_widget(uid: str = "uf-settings") -> LiveWidget:
+    """The assumed check settings (``uf.CheckSettings``) as controls: a GM whose table plays
+    fumbles, specials, hard difficulty or the success margin differently sees what that does to
+    one check and to the hit check. The chapter's other widgets use the defaults."""
+    def compute(attack, defense, fumble_from, special_divisor, hard, margin, attack_hard):
+        settings = uf.CheckSettings(fumble_from=fumble_from, special_divisor=special_divisor,
+                                    hard=hard, margin=margin)
+        target = uf.effective_target(attack, hard=attack_hard, settings=settings)
+        check = uf.check_odds(attack, hard=attack_hard, settings=settings)
+        odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard, settings=settings)
+        text = (settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
+                + fmt.odds_table(_check_rows(check), f"공격 기능 {attack}의 판정 한 번 (목표치 {target})")
+                + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()],
+                                 f"명중 판정: 공격 {attack} 대 방어 {defense}"))
+        bars = Bars(tuple(range(1, 6)), tuple(odds.values()), tuple(_OUTCOME_BAND[k] for k in odds))
+        return Shown(text, bars)
+    return LiveWidget(
+        uid, [number("attack", "공격 기능 (%)", 40, 80, 60, step=20),
+              number("defense", "방어 기능 (%)", 40, 80, 60, step=20),
+              select("fumble_from", "펌블 (가정)", _FUMBLE_CHOICES, 96),
+              number("special_divisor", "스페셜: 목표치를 나누는 수 (가정)", 5, 10, 5, step=5),
+              select("hard", "어려움 난이도 (가정)", _HARD_CHOICES, "divide"),
+              select("margin", "성공 폭 (가정)", _MARGIN_CHOICES, "target_minus_roll"),
+              toggle("attack_hard", "공격이 어려움 난이도")],
+        compute, title="판정 설정 바꿔 보기 (가정)",
+        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+
+
+ALL_WIDGETS = [turn_order_widget, movement_widget, settings_widget, hit_widget, damage_widget,
+               hp_widget, special_widget, range_widget, armor_widget, weeks_widget, first_aid_widget]
 
 
 def outcome_legend() -> HtmlTable:

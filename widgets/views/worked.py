@@ -16,11 +16,11 @@ from .. import pf2e
 from .. import trench_crusade as tc
 from .. import underface as uf
 from ..damage import HP_STATE_LABELS
-from ..errors import require_int
+from ..errors import require_bool, require_int
 from ..grid import Terrain
 from . import format as fmt
 from .format import josa
-from .live import LiveWidget, Shown, number, widget_factory
+from .live import LiveWidget, Shown, number, toggle, widget_factory
 from .pf2e import RANK_CHOICES
 
 _E = html.escape
@@ -105,7 +105,8 @@ def tc_round(distance: int = 18) -> WorkedRound:
     injury_name, _, injury_effect = _band_label(tc.INJURY_CHART, injury_total).partition(":")
     attack = tc.attack_odds(dice=net, armour=armour)
     side = "높은" if net > 0 else "낮은"
-    how = "2D6를 그대로 더합니다" if net == 0 else f"{thrown}D6를 굴려 {side} 눈 {kept_n}개를 더합니다"
+    how = (f"{josa('2D6', '을/를')} 그대로 더합니다" if net == 0
+           else f"{josa(f'{thrown}D6', '을/를')} 굴려 {side} 눈 {kept_n}개를 더합니다")
     labels = {key: label.split(":")[0] for key, label, _, _ in tc.INJURY_CHART}
     steps = [
         ("선언:", f"사수가 사거리 {TC_RIFLE_RANGE}\"짜리 소총으로 {distance}\" 떨어진 적을 쏘겠다고 합니다. "
@@ -288,7 +289,7 @@ def uf_round(skill: int = 50) -> WorkedRound:
                              f"{lost}만큼 HP가 줄어 다온의 HP는 {hp_left}"
                              + ("입니다." if hp_left > 0 else "입니다. 0 이하이므로 다온은 기절합니다."),
             "attacker_wins_special": "무기 최대 피해에 DB를 굴려 더한 값에서 방어 점수를 뺍니다.",
-            "defender_wins": "다온이 피해서 피해가 없습니다.",
+            "defender_wins": "다온이 공격을 피해 HP가 줄지 않습니다.",
             "defender_wins_special": "다온이 완벽하게 피해, 가람의 다음 행동 하나가 어려움 난이도가 됩니다.",
             "both_fail": "둘 다 실패해 공격이 빗나갑니다."}[rolled]
     steps = [("의도 선언:", f"가람(숏소드 기능 {skill}, DB {UF_DB})이 \"탁자를 돌아 들어가 칼을 휘두르겠다\"고 "
@@ -324,67 +325,119 @@ def uf_round_widget(uid: str = "uf-worked") -> LiveWidget:
 
 HM_MIGHT, HM_POWER = 3, 3
 HM_THREAT = dict(defence=9, durability=6, attack_value=8, power=4, paragraph=3)
+HM_BODY_DEFENCE = 8
 HM_PC_DEFENCE = 2
 #: What the example's dice happen to show: the PC's hit check, then its defence check.
 HM_HIT_DICE, HM_DEFENCE_DICE = (4, 2), (5, 4)
 
 
-def hm_round(plot: int = 2) -> WorkedRound:
-    """One melee round: plot → the PC's attack on a threat → the threat's attack.
+def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
+    """One melee round: recon → plot → order → the PC's attack and the threat's attack, in the
+    order the paragraphs are processed. The PC may target the threat card only while it is
+    미행동 (``hm.threat_state``); otherwise it attacks the monster body.
 
     >>> r = hm_round(2)
-    >>> r.numbers["damage"], r.numbers["pc_first"]
-    (5, True)
+    >>> r.numbers["damage"], r.numbers["target"], r.numbers["order"]
+    (5, 'threat', ('pc', 'threat'))
+    >>> hm_round(4).numbers["target"], hm_round(4).numbers["order"]
+    ('body', ('threat', 'pc'))
+    >>> hm_round(3, scouted=False).numbers["state"]
+    'unplaced'
     """
+    plot = require_int(plot, "plot", "플롯치", 1, hm.OUT_OF_RANGE)
+    scouted = require_bool(scouted, "scouted", "정찰로 공개한 카드")
     t = HM_THREAT
     place = hm.paragraph_label(plot)
+    threat_place = hm.paragraph_label(t["paragraph"])
+    bonus = hm.OUT_OF_RANGE_DAMAGE_BONUS if plot == hm.OUT_OF_RANGE else plot
     damage = hm.pc_damage(HM_POWER, plot).min
-    destroy = hm.destroy_odds(HM_MIGHT, t["defence"], HM_POWER, plot, t["durability"])
-    pc_first = plot <= t["paragraph"]
+    state = hm.threat_state(plot, t["paragraph"], placed_before=scouted)
+    target = "threat" if hm.can_target_threat(state) else "body"
+    pc_first = state != "acted"
+    order = ("pc", "threat") if pc_first else ("threat", "pc")
     defence = hm.defence_odds(HM_PC_DEFENCE, t["attack_value"])
     threat_damage = hm.threat_damage(t["power"]).min
-    hit = hm.check_result(*HM_HIT_DICE, HM_MIGHT, t["defence"])
+    aim = t["defence"] if target == "threat" else HM_BODY_DEFENCE
+    hit = hm.check_result(*HM_HIT_DICE, HM_MIGHT, aim)
     hit_ok = hit in ("success", "special")
     dealt = hm.pc_damage(HM_POWER, plot, critical_achievement=(
         sum(HM_HIT_DICE) + HM_MIGHT if hit == "special" else None))
-    destroyed = hit_ok and dealt.at_least(t["durability"]) == 1
     guard = hm.check_result(*HM_DEFENCE_DICE, HM_PC_DEFENCE, t["attack_value"])
+    numbers: dict[str, object] = {"damage": damage, "state": state, "target": target,
+                                  "order": order, "pc_first": pc_first, "defence": defence,
+                                  "hit": hit, "guard": guard}
+    stats = (f"「발톱」은 【방어치】 {t['defence']}, 【내구도】 {t['durability']}, 【공격치】 {t['attack_value']}, "
+             f"위력 {t['power']}인 공격 위협입니다.")
+    recon = (f"정찰 라운드에 패러그래프 {t['paragraph']}의 정찰판정에 성공해 위협 카드 「발톱」이 드러났고, GM이 "
+             f"그 카드를 앞면으로 놓았습니다. 난전 1라운드 개시의 리프레쉬로 카드는 미행동입니다. {stats}"
+             if scouted else
+             f"정찰 라운드에 패러그래프 {t['paragraph']}의 위협은 드러나지 않아 시트에는 이름 「발톱」만 적혀 "
+             f"있습니다. 카드는 패러그래프 {t['paragraph']}의 괴물 측 행동이 올 때에야 미행동으로 놓입니다. {stats}")
+    steps = [("정찰:", recon),
+             ("플롯:", f"난전 1라운드. PC는 주사위를 가려 {josa(plot, '을/를')} 정했고, 공개한 뒤 말을 {place}에 놓습니다. "
+                      f"괴물 본체의 【방어치】는 {HM_BODY_DEFENCE}입니다."),
+             ("순서:", (f"PC의 자리가 패러그래프 {t['paragraph']}보다 앞이므로 PC가 먼저 행동합니다."
+                        if plot < t["paragraph"] else
+                        f"같은 패러그래프에서는 PC가 먼저이므로 PC가 먼저 행동합니다."
+                        if plot == t["paragraph"] else
+                        f"{josa(threat_place, '을/를')} 먼저 처리하므로 위협이 먼저 움직이고, 행동한 카드는 "
+                        "행동완료가 됩니다."))]
+    add = (f"무기 위력 {HM_POWER} + 자리 보너스 {bonus}"
+           + (" (권외는 0, 가정)" if plot == hm.OUT_OF_RANGE else "") + f" = {damage}")
+    if target == "threat":
+        destroy = hm.destroy_odds(HM_MIGHT, t["defence"], HM_POWER, plot, t["durability"])
+        destroyed = hit_ok and dealt.at_least(t["durability"]) == 1
+        numbers.update(destroy=destroy, destroyed=destroyed)
+        pc_step = (f"「발톱」이 미행동이므로 목표로 고릅니다. 이 책의 가정대로 {josa(f'【무용】 {HM_MIGHT}', '으로/로')} "
+                   f"명중판정(2D6 + {HM_MIGHT} ≥ {t['defence']}). 명중 확률 {fmt.prob(destroy.hit)}. 데미지는 "
+                   + (f"{add}이고 【내구도】 {t['durability']} 이상이라 맞히면 격파합니다."
+                      if damage >= t["durability"] else
+                      f"{josa(add, '으로/로')} 【내구도】 {t['durability']}에 못 미치므로, 스페셜(크리티컬 히트)이 "
+                      "나와야 격파합니다.")
+                   + f" 격파 확률 {fmt.prob(destroy.destroy)}, 격파하면 본체 【생명력】 −{destroy.body_loss}.")
+        pc_result = (f"명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
+                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
+                     + ((f" {josa(f'데미지 {dealt.min}', '으로/로')}"
+                         + (" 「발톱」을 격파합니다." if destroyed else "는 격파하지 못합니다."))
+                        if hit_ok else ""))
+    else:
+        loss = hm.body_attack_damage(HM_MIGHT, HM_BODY_DEFENCE, HM_POWER, plot)
+        destroyed = False
+        numbers.update(body_loss=loss, destroyed=False)
+        why = ("아직 놓이지 않아" if state == "unplaced" else "이미 행동완료라")
+        pc_step = (f"「발톱」 카드가 {why} 목표로 고를 수 없으므로(목표는 미행동인 위협 카드나 본체), PC는 괴물 "
+                   f"본체를 노립니다. 이 책의 가정대로 명중판정(2D6 + {HM_MIGHT} ≥ {HM_BODY_DEFENCE}). 명중 확률 "
+                   f"{fmt.prob(1 - loss.probability(0))}. 데미지는 {add}이고, 맞히면 본체 【생명력】이 그만큼 줄어듭니다"
+                   f"(스페셜이면 달성치만큼 더).")
+        pc_result = (f"명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
+                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
+                     + (f" 본체 【생명력】 −{dealt.min}." if hit_ok else ""))
     acts = not (pc_first and destroyed)
-    steps = [("플롯:", f"난전 1라운드. PC는 주사위를 가려 {josa(plot, '을/를')} 정했고, 공개한 뒤 말을 {place}에 놓습니다. "
-                      f"위협 「발톱」(【방어치】 {t['defence']}, 【내구도】 {t['durability']}, "
-                      f"【공격치】 {t['attack_value']}, 위력 {t['power']})은 패러그래프 {t['paragraph']}에 있습니다."),
-             ("순서:", ("PC의 자리가 위협보다 앞이므로(같은 칸이면 PC가 먼저) PC가 먼저 행동합니다."
-                        if pc_first else "위협의 패러그래프를 먼저 처리하므로 위협이 먼저 움직입니다.")),
-             ("PC의 공격:", f"이 책의 가정대로 {josa(f'【무용】 {HM_MIGHT}', '으로/로')} 명중판정(2D6 + {HM_MIGHT} ≥ {t['defence']}). 명중 확률 "
-                           f"{fmt.prob(destroy.hit)}. 데미지는 무기 위력 {HM_POWER} + 자리 보너스"
-                           + (f"(권외는 {hm.OUT_OF_RANGE_DAMAGE_BONUS}, 가정)" if plot == hm.OUT_OF_RANGE else "")
-                           + f" = {josa(damage, '으로/로')}"
-                           + (f" 【내구도】 {t['durability']} 이상이라 맞히면 격파합니다."
-                              if damage >= t["durability"] else
-                              f" 【내구도】 {t['durability']}에 못 미치므로, 스페셜(크리티컬 히트)이 나와야 격파합니다.")
-                           + f" 격파 확률 {fmt.prob(destroy.destroy)}, 격파하면 본체 【생명력】 −{destroy.body_loss}."),
-             ("위협의 공격:", f"위협의 공격은 자동 명중입니다. PC가 방어판정(2D6 + {HM_PC_DEFENCE} ≥ "
-                             f"{t['attack_value']})에 실패하면 {josa(f'데미지 {threat_damage}', '을/를')} 받습니다. 맞을 확률 "
-                             f"{fmt.prob(defence['failure'] + defence['fumble'])}"
-                             + (" (격파당한 위협은 행동하지 못합니다)." if pc_first else ".")),
-             ("결과:", f"예를 들어 명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
-                      f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
-                      + ((f" {josa(f'데미지 {dealt.min}', '으로/로')}"
-                          + (" 위협을 격파합니다." if destroyed else "는 격파하지 못합니다."))
-                         if hit_ok else "")
-                      + (f" 위협의 공격에는 방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
-                         f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(hm.OUTCOME_KO[guard])}"
-                         + (" 막아 냅니다." if guard in ("success", "special") else
-                            f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
-                         if acts else " 격파된 위협은 행동하지 못합니다."))]
-    return WorkedRound(f"{josa(f'플롯치 {plot}', '으로/로')} 위협 하나와 맞설 때", steps,
-                       {"damage": damage, "destroy": destroy, "pc_first": pc_first, "defence": defence,
-                        "hit": hit, "destroyed": destroyed, "guard": guard})
+    placed_now = ("카드가 아직 없으므로 「발톱」을 미행동으로 놓고, " if state == "unplaced" or
+                  (state == "acted" and not scouted) else "")
+    threat_step = (f"{placed_now}위협의 공격은 자동 명중입니다. PC가 방어판정(2D6 + {HM_PC_DEFENCE} ≥ "
+                   f"{t['attack_value']})에 실패하면 {josa(f'데미지 {threat_damage}', '을/를')} 받습니다. 맞을 확률 "
+                   f"{fmt.prob(defence['failure'] + defence['fumble'])}. 공격한 「발톱」은 행동완료가 됩니다."
+                   + (" (격파당했다면 행동하지 못합니다.)" if pc_first and target == "threat" else ""))
+    threat_result = (f"방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
+                     f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(hm.OUTCOME_KO[guard])}"
+                     + (" 막아 냅니다." if guard in ("success", "special") else
+                        f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
+                     if acts else "격파된 「발톱」은 행동하지 못합니다.")
+    pcs = [("PC의 공격:", pc_step)]
+    threats = [("위협의 공격:", threat_step)]
+    steps += pcs + threats if pc_first else threats + pcs
+    first, second = (pc_result, threat_result) if pc_first else (threat_result, pc_result)
+    steps.append(("결과:", f"예를 들어 {first} 그다음 {second}"
+                  if pc_first else f"예를 들어 먼저 위협의 공격에서 {first} 그다음 PC의 {second}"))
+    return WorkedRound(f"{josa(f'플롯치 {plot}', '으로/로')} 위협 하나와 맞설 때"
+                       + ("" if scouted else " (정찰로 드러나지 않은 카드)"), steps, numbers)
 
 
 @widget_factory
 def hm_round_widget(uid: str = "hm-worked") -> LiveWidget:
-    """The Hunter's Moon worked round with the plot value to change."""
-    return LiveWidget(uid, [number("plot_value", "PC의 플롯치", 1, 6, 2)],
-                      lambda plot_value: Shown(hm_round(plot_value).html()),
+    """The Hunter's Moon worked round with the plot value and the recon result to change."""
+    return LiveWidget(uid, [number("plot_value", "PC의 플롯치", 1, 6, 2),
+                            toggle("scouted", "정찰 라운드에 「발톱」 카드가 공개됨", True)],
+                      lambda plot_value, scouted=True: Shown(hm_round(plot_value, scouted).html()),
                       title="난전 라운드 한 번 따라가기", plot=False)
