@@ -247,7 +247,7 @@ def _check_size(text: str, terms: "tuple[Term, ...] | list[Term]") -> None:
 
 
 def _db_expression(db: str) -> DamageExpr:
-    key = "".join(db.split())
+    key = "".join(db.split()) if len(db) <= MAX_TEXT else db   # too long: parse_damage refuses it
     if key in ("0", "없음", "", "NONE", "none"):
         return DamageExpr(())
     return parse_damage(db, allow_db=False)
@@ -311,7 +311,7 @@ def db_dist(db: "Dist | str | None" = None) -> Dist:
     if isinstance(db, Dist):
         return db
     if isinstance(db, str):
-        key = "".join(db.split())
+        key = "".join(db.split()) if len(db) <= MAX_TEXT else db   # too long: parse_damage refuses it
         if key in ("0", "없음", "", "NONE", "none"):
             return Dist.constant(0)
         if key in DB_OPTIONS:

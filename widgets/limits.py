@@ -39,6 +39,13 @@ MAX_NET_DICE = 500
 #: Characters in one damage expression, and terms in it.
 MAX_EXPRESSION_TEXT = 80
 MAX_EXPRESSION_TERMS = 12
+#: Squares in one path the grid helpers read square by square (about 0.1 s at the limit), and
+#: steps in one count of steps (a diagonal count): a count is answered at once, but it is held to
+#: the same number so a path and its count are refused alike. 10,000 squares are 50,000 ft.
+MAX_STEPS = 10_000
+#: Characters of one name the library looks up (a rank, an armour, a load, a bonus type): longer
+#: text is refused unread, before it is normalised (lower-cased, spaces removed) for the lookup.
+MAX_NAME_TEXT = 100
 
 
 def _why() -> str:
@@ -192,5 +199,9 @@ def limits_table() -> list[dict[str, object]]:
          "characters in one damage expression"),
         ("MAX_EXPRESSION_TERMS", MAX_EXPRESSION_TERMS, "피해 식 하나의 항 수",
          "terms in one damage expression"),
+        ("MAX_STEPS", MAX_STEPS, "경로 하나의 칸 수, 한 번에 세는 대각선·가로/세로 칸 수",
+         "squares in one path, and steps in one count of diagonal or orthogonal steps"),
+        ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무게, 보너스 종류)의 글자 수",
+         "characters in one name looked up (a rank, an armour, a load, a bonus type)"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]
