@@ -137,6 +137,8 @@ def _head_repr(value: object, limit: int, depth: int = 0) -> str:
         return repr(value if len(value) <= limit else value[:limit + 1])  # type: ignore[index]
     if kind is int and value.bit_length() > 128:  # type: ignore[union-attr]
         return f"<{len(str(abs(value))) if value.bit_length() < 10000 else 'many'}-digit number>"  # type: ignore[union-attr]
+    if hasattr(value, "__next__"):   # an iterator: its repr says only where it lives in memory
+        return f"<{kind.__name__}>"
     if kind not in (list, tuple, set, frozenset, dict) or depth > 3:
         return repr(value)
     items = iter(value.items()) if kind is dict else iter(value)  # type: ignore[union-attr]
@@ -283,7 +285,7 @@ def require_text(value: object, name: str, name_ko: str, max_length: int = 100) 
     >>> require_text("  탄넨 ", "name", "이름")
     '탄넨'
     """
-    if not isinstance(value, str) or not value.strip() or len(value) > max_length:
+    if not isinstance(value, str) or len(value) > max_length or not value.strip():
         raise RuleInputError(
             f"{name} must be text of 1 to {max_length} characters, got {shown(value)}",
             f"{particle(name_ko, '은/는')} 1자부터 {max_length}자까지의 글자여야 합니다 "

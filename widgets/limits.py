@@ -14,7 +14,7 @@ widgets.errors.RuleInputError: 101D200 is too big: dice × sides may be at most 
 """
 from __future__ import annotations
 
-from .errors import RuleInputError, particle
+from .errors import RuleInputError, particle, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -43,6 +43,9 @@ MAX_EXPRESSION_TERMS = 12
 #: steps in one count of steps (a diagonal count): a count is answered at once, but it is held to
 #: the same number so a path and its count are refused alike. 10,000 squares are 50,000 ft.
 MAX_STEPS = 10_000
+#: Bands of one range table, and of one chart an outcome is read against (bands × outcomes is
+#: the work of reading a chart).
+MAX_BANDS = 100
 #: Characters of one name the library looks up (a rank, an armour, a load, a bonus type): longer
 #: text is refused unread, before it is normalised (lower-cased, spaces removed) for the lookup.
 MAX_NAME_TEXT = 100
@@ -77,7 +80,7 @@ def check_sum_groups(groups) -> None:
 
     >>> check_sum_groups([(100, 100), (99, 99)])
     """
-    groups = list(groups)
+    groups = require_items(groups, "groups", "주사위 묶음", MAX_SIDES)   # one group per die size
     dice = sum(n for _, n in groups)
     size = sum(s * n for s, n in groups)
     if dice > MAX_SUM_DICE or size > MAX_SUM_SIZE:
@@ -201,6 +204,8 @@ def limits_table() -> list[dict[str, object]]:
          "terms in one damage expression"),
         ("MAX_STEPS", MAX_STEPS, "경로 하나의 칸 수, 한 번에 세는 대각선·가로/세로 칸 수",
          "squares in one path, and steps in one count of diagonal or orthogonal steps"),
+        ("MAX_BANDS", MAX_BANDS, "사거리 표 하나, 또는 결과를 읽는 표 하나의 구간 수",
+         "bands of one range table, or of one chart an outcome is read against"),
         ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무게, 보너스 종류)의 글자 수",
          "characters in one name looked up (a rank, an armour, a load, a bonus type)"),
     ]
