@@ -16,7 +16,6 @@ listed in :data:`NO_INTEGER`; a new one that is neither fails the test.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import importlib
 import inspect
 import json
@@ -318,7 +317,6 @@ def measure(call, kwargs):
             best = min(best, run_once(call, kwargs)[2])
     peak = 0
     if outcome != "runaway" and best < 20 * TIME_LIMIT:   # already too slow: the time says so
-        gc.collect()
         tracemalloc.start()
         try:
             run_once(call, kwargs)
@@ -465,3 +463,40 @@ def test_the_diagonal_widget_still_answers_off_slider_counts():
     feet = 49 * 15 + 5 + 15
     assert f"<b>{feet}피트</b>" in reply["h"], reply
     assert feet == grid.path_feet([(i, i) for i in range(100)] + [(99 + j, 99) for j in range(1, 4)])
+
+
+def _book_widgets():
+    from test_engine import WIDGETS
+    return WIDGETS
+
+
+@pytest.mark.parametrize("where,data", _book_widgets(), ids=[d["uid"] for _, d in _book_widgets()])
+def test_every_number_box_of_the_book_takes_huge_values_at_once(where, data):
+    """What a reader may type into any number box: answered or refused in Korean, at once."""
+    from widgets.views.live import rebuild
+
+    widget = rebuild(data["origin"])
+    defaults = {c.name: c.key(c.default) for c in widget.controls}
+    slow = []
+    for control in (c for c in widget.controls if c.kind == "number"):
+        for value in HUGE:
+            raw = {**defaults, control.name: str(value)}
+            outcome, reply, seconds, peak = measure(widget.answer, {"raw": raw})
+            where = f"{data['uid']}.{control.name}={_label(value)}"
+            assert outcome == "answer", (where, reply)
+            if seconds >= TIME_LIMIT or peak >= MEMORY_LIMIT:
+                slow.append(f"{where}: {seconds * 1000:.0f} ms, {peak / 2**20:.1f} MB")
+            if "error" in reply:
+                assert HANGUL.search(reply["error"]) and "입력을 처리할 수 없습니다" not in reply["error"], \
+                    (where, reply["error"])
+    assert slow == []
+
+
+@pytest.mark.parametrize("typed", ["1" + "0" * 5000, "9" * 10**6])
+def test_a_number_too_long_to_read_is_refused_in_korean_by_its_box(typed):
+    from widgets.views.bfrpg import diagonal_widget
+
+    outcome, reply, seconds, peak = measure(diagonal_widget().answer,
+                                            {"raw": {"diag": typed, "orth": "0", "rate": "30"}})
+    assert reply["error"].startswith("대각선 칸 수: 숫자가 너무 깁니다"), reply
+    assert seconds < TIME_LIMIT and peak < MEMORY_LIMIT, (seconds, peak)

@@ -306,8 +306,9 @@ def require_choice(value: object, name: str, name_ko: str,
     ...
     widgets.errors.RuleInputError: first must be one of 'A', 'B', got 'C'
     """
+    from .limits import MAX_NAME_TEXT   # (limits imports this module)
     table = choices if isinstance(choices, Mapping) else {c: c for c in choices}
-    key = value.strip() if isinstance(value, str) else None
+    key = value.strip() if isinstance(value, str) and len(value) <= MAX_NAME_TEXT else None
     if key is None or key not in table:
         names = list(table)
         listed = ", ".join(repr(n) for n in names[:12]) + (", …" if len(names) > 12 else "")

@@ -46,8 +46,12 @@ MAX_STEPS = 10_000
 #: Bands of one range table, and of one chart an outcome is read against (bands × outcomes is
 #: the work of reading a chart).
 MAX_BANDS = 100
-#: Characters of one name the library looks up (a rank, an armour, a load, a bonus type): longer
-#: text is refused unread, before it is normalised (lower-cased, spaces removed) for the lookup.
+#: Characters of one number typed into a widget's box: longer text is refused before it is read
+#: as a number (Python reads at most 4,300 digits, and every limit here is far smaller).
+MAX_NUMBER_TEXT = 1000
+#: Characters of one name the library looks up (a rank, an armour, a weapon, a load, a bonus type,
+#: a choice): longer text is refused unread, before it is normalised (stripped, lower-cased, spaces
+#: removed) for the lookup, so a refusal never copies the text it refuses.
 MAX_NAME_TEXT = 100
 
 
@@ -206,7 +210,8 @@ def limits_table() -> list[dict[str, object]]:
          "squares in one path, and steps in one count of diagonal or orthogonal steps"),
         ("MAX_BANDS", MAX_BANDS, "사거리 표 하나, 또는 결과를 읽는 표 하나의 구간 수",
          "bands of one range table, or of one chart an outcome is read against"),
-        ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무게, 보너스 종류)의 글자 수",
-         "characters in one name looked up (a rank, an armour, a load, a bonus type)"),
+        ("MAX_NUMBER_TEXT", MAX_NUMBER_TEXT, "칸에 적는 수 하나의 글자 수", "characters of one number typed into a box"),
+        ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무기, 무게, 보너스 종류, 고르는 항목)의 글자 수",
+         "characters in one name looked up (a rank, an armour, a weapon, a load, a bonus type, a choice)"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]

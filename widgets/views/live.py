@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 from ..errors import RuleInputError
+from ..limits import MAX_NUMBER_TEXT
 from . import format as fmt
 
 #: Refuse full option grids larger than this (tests walk every combination).
@@ -97,6 +98,10 @@ class Control:
                     raise RuleInputError(
                         f"{self.label} must be a number, got {raw!r}",
                         f"{self.label}: 숫자만 넣어 주세요 (입력값: {raw.strip()[:40]!r}).")
+                if len(raw.strip()) > MAX_NUMBER_TEXT:
+                    raise RuleInputError(
+                        f"{self.label}: a number of at most {MAX_NUMBER_TEXT} characters, got {len(raw.strip())}",
+                        f"{self.label}: 숫자가 너무 깁니다 ({len(raw.strip())}자, {MAX_NUMBER_TEXT}자까지).")
                 number = Fraction(raw.strip())
                 return int(number) if number.denominator == 1 else float(number)
             if isinstance(raw, (int, float)) and not isinstance(raw, bool):
