@@ -8,10 +8,12 @@ other arguments stay valid. Each call must either answer within :data:`TIME_LIMI
 correct-looking result, or raise :class:`~widgets.errors.RuleInputError` whose Korean message
 names the given value, within :data:`TIME_LIMIT` and :data:`MEMORY_LIMIT` (``tracemalloc`` peak;
 time is the best of 3 runs with the library imported and caches emptied before each run, so the
-check holds on a shared 2-core machine without ever being skipped).
+check holds on a shared 2-core machine without ever being skipped). Text arguments ten million
+characters long and sequences of ten million items (or endless) get the same treatment.
 
 A public callable is either probed here (it has a base call with an integer-like parameter) or
-listed in :data:`NO_INTEGER`; a new one that is neither fails the test.
+listed in :data:`NO_INTEGER`; a new one that is neither fails the test. On the reader's side,
+every number box of the book takes the same huge values through the engine's entry at once.
 """
 from __future__ import annotations
 
