@@ -502,3 +502,38 @@ def test_a_number_too_long_to_read_is_refused_in_korean_by_its_box(typed):
                                             {"raw": {"diag": typed, "orth": "0", "rate": "30"}})
     assert reply["error"].startswith("대각선 칸 수: 숫자가 너무 깁니다"), reply
     assert seconds < TIME_LIMIT and peak < MEMORY_LIMIT, (seconds, peak)
+
+
+# --- the built site: the reader types a huge count into the diagonal box --------------------------
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True)
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_on_the_site_a_huge_diagonal_count_shows_the_korean_message_and_keeps_the_answer(
+        browser, site_url, screen):
+    from conftest import OfflinePage
+    from test_site_engine import shown, wait_engine
+
+    offline_page = OfflinePage(browser, site_url, **(PHONE if screen == "phone" else {}))
+    try:
+        page = offline_page.open("book/bfrpg.html")
+        page.locator('[data-live="bf-diagonal"]').scroll_into_view_if_needed()
+        assert offline_page.type_value("bf-diagonal", "diag", "10000000") == "live:error"
+        wait_engine(offline_page)
+        page.evaluate("() => LiveBook.settled('bf-diagonal')")
+        after = shown(offline_page, "bf-diagonal")
+        # the answer stays at the last count typed on the way that the library accepts (1, 10, …)
+        assert re.match(r"<p>대각선 10*칸 ", after["h"]), after["h"]
+        assert "대각선 칸 수는 0부터 10000까지의 정수여야 합니다 (입력값: 10000000)" in after["status"]
+        # with the engine running, another huge count is refused as fast as any answer
+        elapsed = page.evaluate("""async () => {
+            const t = performance.now();
+            LiveBook.set("bf-diagonal", {diag: "30000000"});
+            await LiveBook.settled("bf-diagonal");
+            return performance.now() - t; }""")
+        again = shown(offline_page, "bf-diagonal")
+        assert "(입력값: 30000000)" in again["status"] and again["h"] == after["h"]
+        assert elapsed < 2000, elapsed
+        assert offline_page.off_site == [] and offline_page.errors == []
+    finally:
+        offline_page.close()
