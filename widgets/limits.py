@@ -210,7 +210,7 @@ def limits_table() -> list[dict[str, object]]:
          "squares in one path, and steps in one count of diagonal or orthogonal steps"),
         ("MAX_BANDS", MAX_BANDS, "사거리 표 하나, 또는 결과를 읽는 표 하나의 구간 수",
          "bands of one range table, or of one chart an outcome is read against"),
-        ("MAX_NUMBER_TEXT", MAX_NUMBER_TEXT, "칸에 적는 수 하나의 글자 수", "characters of one number typed into a box"),
+        ("MAX_NUMBER_TEXT", MAX_NUMBER_TEXT, "입력란에 적는 수 하나의 글자 수", "characters of one number typed into a box"),
         ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무기, 무게, 보너스 종류, 고르는 항목)의 글자 수",
          "characters in one name looked up (a rank, an armour, a weapon, a load, a bonus type, a choice)"),
     ]
