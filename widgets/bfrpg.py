@@ -27,12 +27,14 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from . import limits
 from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
 from .grid import _square as _as_square  # the shared (col, row) argument check
-from .grid import (CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
-                   cost_map, flight_map, front_arc, grid_distance, has_line_of_sight, is_behind,
-                   least_rear_attackers, neighbours8, path_feet, straight_squares, walk_feet)
+from .grid import (SQUARE_FEET, CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
+                   cost_map, diagonal_feet, flight_map, front_arc, grid_distance,
+                   has_line_of_sight, is_behind, least_rear_attackers, neighbours8, path_feet,
+                   straight_squares, walk_feet)
 from .ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 
 #: To-hit bonus of the parting shot at a fleeing combatant (stated by the source, after the core
@@ -85,7 +87,7 @@ _LOAD_COL = {"light": 0, "heavy": 1, "가벼운짐": 0, "무거운짐": 1, "가�
 
 
 def _key(text: object) -> str | None:
-    if not isinstance(text, str):
+    if not isinstance(text, str) or len(text) > limits.MAX_NAME_TEXT:   # refused unread
         return None
     return "".join(ch for ch in text.lower() if ch not in " _-\t")
 _COLUMNS = ("walk_orth", "walk_diag", "run_orth", "run_diag")
@@ -132,6 +134,20 @@ def path_cost(path: Iterable[object]) -> int:
     30
     """
     return path_feet(path)
+
+
+def steps_cost(diagonals: object, orthogonals: object = 0) -> int:
+    """Feet of ``diagonals`` diagonal and ``orthogonals`` orthogonal steps on an open floor, from
+    the two counts alone (only the diagonals alternate 5/10, so the order of the steps does not
+    matter): the same as :func:`path_cost` of such a path, at once for any count up to
+    :data:`~widgets.limits.MAX_STEPS`.
+
+    >>> steps_cost(4), steps_cost(3, 2), path_cost([(0, 0), (1, 1), (2, 2), (3, 3), (4, 3), (5, 3)])
+    (30, 30, 30)
+    """
+    feet = diagonal_feet(diagonals)
+    return feet + SQUARE_FEET * require_int(orthogonals, "orthogonal steps", "가로/세로 칸 수",
+                                            0, limits.MAX_STEPS)
 
 
 def squares_reachable(feet: object, diagonal: bool = False) -> int:
@@ -640,7 +656,7 @@ __all__ = [
     "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "INTO_MELEE_PENALTY", "COVER_PENALTY_RANGE",
     "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MovementRow", "OPTIONS_KO",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
-    "Scene", "Token", "movement_rate", "running_rate", "path_cost", "squares_reachable",
+    "Scene", "Token", "movement_rate", "running_rate", "path_cost", "steps_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",
     "can_attack_after", "move_options", "can_attack_square", "rear_attack_bonus",
     "simultaneous_move_order", "missile_sight", "missile_check", "attack_roll_hits", "attack_roll_odds",

@@ -145,7 +145,7 @@ def _db_value(db: "Dist | str | None") -> "Sum | Dist":
     if isinstance(db, Dist):
         return db
     if isinstance(db, str):
-        if "".join(db.split()) in _NO_DB:
+        if len(db) <= MAX_TEXT and "".join(db.split()) in _NO_DB:   # too long: the parser refuses
             return _ZERO
         return parse_damage(db, allow_db=False)._sum()
     raise RuleInputError(f"DB must be a Dist, a dice expression or None, got {shown(db)}",
@@ -186,7 +186,7 @@ def db_dist(db: "Dist | str | None" = None) -> Dist:
     if isinstance(db, Dist):
         return db
     if isinstance(db, str):
-        key = "".join(db.split())
+        key = "".join(db.split()) if len(db) <= MAX_TEXT else db   # too long: parse_damage refuses it
         if key in _NO_DB:
             return Dist.constant(0)
         if key in DB_OPTIONS:

@@ -136,7 +136,7 @@ class Dist:
         >>> dice_sum(2, 6).bands([("fail", None, 6), ("pass", 7, None)])
         {'fail': Fraction(5, 12), 'pass': Fraction(7, 12)}
         """
-        bands = list(bands)
+        bands = require_items(bands, "bands", "구간", limits.MAX_BANDS)
         for v in self._weights:
             hits = [label for label, lo, hi in bands
                     if (lo is None or v >= lo) and (hi is None or v <= hi)]

@@ -98,7 +98,8 @@ def particle(word: object, pair: str) -> str:
     """
     text = str(word)
     if pair not in _PAIRS:
-        raise ValueError(f"unknown particle pair {pair!r}")
+        raise RuleInputError(f"unknown particle pair {shown(pair)}",
+                             f"조사 쌍은 {'·'.join(_PAIRS)} 가운데 하나여야 합니다 (입력값: {_shown_ko(pair)}).")
     with_final, without = _PAIRS[pair]
     final = _final(text)
     if final is None:   # unreadable ending: a form that reads naturally either way
@@ -113,16 +114,54 @@ def shown(value: object, limit: int = 40) -> str:
     """A short, safe ``repr`` of a given value for messages (huge numbers are not spelled out,
     long text is cut).
 
-    >>> shown(10**500), shown("x" * 60)[:12]
-    ('a 501-digit number', "'xxxxxxxxxxx")
+    Only as much of a long text or list is read as the message shows, so showing a given value
+    costs the same for ten items as for ten million.
+
+    >>> shown(10**500), shown("x" * 60)[:12], shown([(0, 0)] * 10**7)
+    ('a 501-digit number', "'xxxxxxxxxxx", '[(0, 0), (0, 0), (0, 0), (0, 0), (0, 0)…')
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"a {len(str(abs(value))) if value.bit_length() < 10000 else 'many'}-digit number"
     try:
-        text = repr(value)
+        text = _head_repr(value, limit)
     except Exception:   # a hostile __repr__ must not turn a refusal into another error
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _head_repr(value: object, limit: int, depth: int = 0) -> str:
+    """``repr(value)`` for short values; for long text and for lists, tuples, sets and dicts
+    (exactly those types) only the first items, enough to fill ``limit`` characters."""
+    kind = type(value)
+    if kind in (str, bytes):
+        return repr(value if len(value) <= limit else value[:limit + 1])  # type: ignore[index]
+    if kind is int and value.bit_length() > 128:  # type: ignore[union-attr]
+        return f"<{len(str(abs(value))) if value.bit_length() < 10000 else 'many'}-digit number>"  # type: ignore[union-attr]
+    if hasattr(value, "__next__"):   # an iterator: its repr says only where it lives in memory
+        return f"<{kind.__name__}>"
+    if kind not in (list, tuple, set, frozenset, dict) or depth > 3:
+        return repr(value)
+    items = iter(value.items()) if kind is dict else iter(value)  # type: ignore[union-attr]
+    parts: list[str] = []
+    size = 0
+    for item in items:
+        if size > limit:
+            parts.append("...")
+            break
+        part = (f"{_head_repr(item[0], limit, depth + 1)}: {_head_repr(item[1], limit, depth + 1)}"
+                if kind is dict else _head_repr(item, limit, depth + 1))
+        parts.append(part)
+        size += len(part) + 2
+    inner = ", ".join(parts)
+    if kind is list:
+        return f"[{inner}]"
+    if kind is tuple:
+        return f"({inner},)" if len(parts) == 1 and len(value) == 1 else f"({inner})"  # type: ignore[arg-type]
+    if kind is dict:
+        return f"{{{inner}}}"
+    if not parts:
+        return f"{kind.__name__}()"
+    return f"{{{inner}}}" if kind is set else f"frozenset({{{inner}}})"
 
 
 def _shown_ko(value: object) -> str:
@@ -246,7 +285,7 @@ def require_text(value: object, name: str, name_ko: str, max_length: int = 100) 
     >>> require_text("  탄넨 ", "name", "이름")
     '탄넨'
     """
-    if not isinstance(value, str) or not value.strip() or len(value) > max_length:
+    if not isinstance(value, str) or len(value) > max_length or not value.strip():
         raise RuleInputError(
             f"{name} must be text of 1 to {max_length} characters, got {shown(value)}",
             f"{particle(name_ko, '은/는')} 1자부터 {max_length}자까지의 글자여야 합니다 "
@@ -267,8 +306,9 @@ def require_choice(value: object, name: str, name_ko: str,
     ...
     widgets.errors.RuleInputError: first must be one of 'A', 'B', got 'C'
     """
+    from .limits import MAX_NAME_TEXT   # (limits imports this module)
     table = choices if isinstance(choices, Mapping) else {c: c for c in choices}
-    key = value.strip() if isinstance(value, str) else None
+    key = value.strip() if isinstance(value, str) and len(value) <= MAX_NAME_TEXT else None
     if key is None or key not in table:
         names = list(table)
         listed = ", ".join(repr(n) for n in names[:12]) + (", …" if len(names) > 12 else "")

@@ -48,6 +48,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterable, Sequence
 
+from . import limits
 from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
                      require_items, require_number, shown)
 from .limits import MAX_FLIGHT_WORK
@@ -61,8 +62,8 @@ SQUARE_FEET = 5
 MAX_SIDE = 60
 #: Largest movement rate (ft per round) accepted; anything bigger is a typo.
 MAX_RATE = 480
-#: Longest path (in squares) the path helpers read.
-MAX_PATH = 100_000
+#: Longest path (in squares) the path helpers read (see :data:`widgets.limits.MAX_STEPS`).
+MAX_PATH = limits.MAX_STEPS
 #: Neighbour order (N, E, S, W, then diagonals), shared with the JavaScript twin.
 STEPS: tuple[Square, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 #: The four facings and the step each points along.
@@ -109,7 +110,10 @@ def diagonal_feet(count: int) -> int:
     >>> [diagonal_feet(n) for n in range(5)]
     [0, 5, 15, 20, 30]
     """
-    n = require_int(count, "diagonal count", "대각선 칸 수", 0, 10**6)
+    return _diagonal_feet(require_int(count, "diagonal count", "대각선 칸 수", 0, limits.MAX_STEPS))
+
+
+def _diagonal_feet(n: int) -> int:
     return SQUARE_FEET * (n + n // 2)
 
 
@@ -170,7 +174,7 @@ def grid_distance(a: object, b: object) -> int:
     (ac, ar), (bc, br) = _square(a, "a", "첫 칸"), _square(b, "b", "둘째 칸")
     dc, dr = abs(ac - bc), abs(ar - br)
     diag = min(dc, dr)
-    return SQUARE_FEET * (max(dc, dr) - diag) + diagonal_feet(diag)
+    return SQUARE_FEET * (max(dc, dr) - diag) + _diagonal_feet(diag)
 
 
 def straight_squares(feet: object, diagonal: bool = False) -> int:
@@ -216,7 +220,8 @@ class Terrain:
             if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
                 raise RuleInputError(f"{field} must be a set of squares",
                                      f"{ko} 칸은 칸들의 집합으로 주세요.")
-            squares = frozenset(_square(s, f"{field} square", f"{ko} 칸") for s in raw)
+            squares = frozenset(_square(s, f"{field} square", f"{ko} 칸")
+                                for s in require_items(raw, field, f"{ko} 칸", w * h))
             for s in squares:
                 if not self.inside(s):
                     raise RuleInputError(f"{field} square {s} is off the {w}×{h} grid",

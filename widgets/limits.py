@@ -14,7 +14,7 @@ widgets.errors.RuleInputError: 101D200 is too big: dice × sides may be at most 
 """
 from __future__ import annotations
 
-from .errors import RuleInputError, particle
+from .errors import RuleInputError, particle, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -51,6 +51,20 @@ MAX_TARGET = 100_000
 #: and a long move make many different sets of parting shots; this keeps the search to about
 #: a second in pure Python (the book's rates, up to 40 ft, need a few thousand).
 MAX_FLIGHT_WORK = 10_000_000
+#: Squares in one path the grid helpers read square by square (about 0.1 s at the limit), and
+#: steps in one count of steps (a diagonal count): a count is answered at once, but it is held to
+#: the same number so a path and its count are refused alike. 10,000 squares are 50,000 ft.
+MAX_STEPS = 10_000
+#: Bands of one range table, and of one chart an outcome is read against (bands × outcomes is
+#: the work of reading a chart).
+MAX_BANDS = 100
+#: Characters of one number typed into a widget's box: longer text is refused before it is read
+#: as a number (Python reads at most 4,300 digits, and every limit here is far smaller).
+MAX_NUMBER_TEXT = 1000
+#: Characters of one name the library looks up (a rank, an armour, a weapon, a load, a bonus type,
+#: a choice): longer text is refused unread, before it is normalised (stripped, lower-cased, spaces
+#: removed) for the lookup, so a refusal never copies the text it refuses.
+MAX_NAME_TEXT = 100
 
 
 def _why() -> str:
@@ -82,7 +96,7 @@ def check_sum_groups(groups) -> None:
 
     >>> check_sum_groups([(100, 100), (99, 99)])
     """
-    groups = list(groups)
+    groups = require_items(groups, "groups", "주사위 묶음", MAX_SIDES)   # one group per die size
     dice = sum(n for _, n in groups)
     size = sum(s * n for s, n in groups)
     if dice > MAX_SUM_DICE or size > MAX_SUM_SIZE:
@@ -240,5 +254,12 @@ def limits_table() -> list[dict[str, object]]:
         ("MAX_FLIGHT_WORK", MAX_FLIGHT_WORK,
          "평면도에서 도주 경로를 찾을 때 만드는 중간 이동(칸, 거리, 그때까지 떠난 상대)과 그 비교의 수",
          "partial moves (square, feet, opponents left) made and compared by one search for fleeing moves"),
+        ("MAX_STEPS", MAX_STEPS, "경로 하나의 칸 수, 한 번에 세는 대각선·가로/세로 칸 수",
+         "squares in one path, and steps in one count of diagonal or orthogonal steps"),
+        ("MAX_BANDS", MAX_BANDS, "사거리 표 하나, 또는 결과를 읽는 표 하나의 구간 수",
+         "bands of one range table, or of one chart an outcome is read against"),
+        ("MAX_NUMBER_TEXT", MAX_NUMBER_TEXT, "입력란에 적는 수 하나의 글자 수", "characters of one number typed into a box"),
+        ("MAX_NAME_TEXT", MAX_NAME_TEXT, "찾아보는 이름 하나(숙련 등급, 갑옷, 무기, 무게, 보너스 종류, 고르는 항목)의 글자 수",
+         "characters in one name looked up (a rank, an armour, a weapon, a load, a bonus type, a choice)"),
     ]
     return [{"name": n, "value": v, "what_ko": ko, "what_en": en} for n, v, ko, en in rows]

@@ -18,6 +18,7 @@ from enum import IntEnum
 from fractions import Fraction
 from typing import Sequence
 
+from . import limits
 from .dice import die
 from .errors import RuleInputError, require_bool, require_int, shown
 from .ranges import RangeBands
@@ -88,7 +89,7 @@ _ATTACK_KINDS = {"melee": "melee", "근접": "melee", "ranged": "ranged", "원�
 def _rank(rank: object) -> Rank:
     if isinstance(rank, Rank):
         return rank
-    if isinstance(rank, str):
+    if isinstance(rank, str) and len(rank) <= limits.MAX_NAME_TEXT:
         key = rank.strip().lower().removesuffix("등급").strip()
         if key in _RANK_NAMES:
             return _RANK_NAMES[key]
@@ -131,7 +132,8 @@ class Modifier:
     value: int
 
     def __post_init__(self) -> None:
-        kind = _TYPE_NAMES.get(self.kind.strip().lower()) if isinstance(self.kind, str) else None
+        kind = _TYPE_NAMES.get(self.kind.strip().lower()) if isinstance(self.kind, str) \
+            and len(self.kind) <= limits.MAX_NAME_TEXT else None
         if kind is None:
             raise RuleInputError(
                 f"unknown bonus type {shown(self.kind)} (circumstance, status, item, untyped)",
@@ -304,7 +306,8 @@ def attack_bonus(kind: object, *, strength: object = 0, dexterity: object = 0,
     ...              modifiers=[("item", 1), ("status", 1), ("status", -1)])
     8
     """
-    k = _ATTACK_KINDS.get(kind.strip().lower()) if isinstance(kind, str) else None
+    k = _ATTACK_KINDS.get(kind.strip().lower()) if isinstance(kind, str) \
+        and len(kind) <= limits.MAX_NAME_TEXT else None
     if k is None:
         raise RuleInputError(f"attack kind must be melee, ranged or spell, got {shown(kind)}",
                              f"공격 종류는 근접·원거리·주문 중 하나여야 합니다 (입력값: {shown(kind)}).")

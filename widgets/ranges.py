@@ -19,12 +19,13 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from .errors import RuleInputError, particle, require_int, require_number, shown
+from . import limits
+from .errors import RuleInputError, particle, require_int, require_items, require_number, shown
 
 #: Largest distance (and range) accepted anywhere; bigger numbers are typos, not targets.
 MAX_DISTANCE = 10**6
 #: Largest number of bands one table may have (keeps ``increments`` bounded).
-MAX_BANDS = 100
+MAX_BANDS = limits.MAX_BANDS
 #: Largest modifier (to-hit points or DICE) a band may carry.
 MAX_MODIFIER = 100
 
@@ -56,7 +57,8 @@ class RangeBands:
     unit: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "bands", tuple(self.bands))  # a list would stay mutable
+        object.__setattr__(self, "bands",  # a list would stay mutable; read at most MAX_BANDS + 1
+                           tuple(require_items(self.bands, "bands", "사거리 구간", MAX_BANDS)))
         # Refuse tables that would leave gaps or overlaps: band() relies on the ordering.
         if not self.bands or len(self.bands) > MAX_BANDS:
             raise ValueError(f"a range table needs 1 to {MAX_BANDS} bands")
@@ -77,7 +79,7 @@ class RangeBands:
         """
         bands: list[Band] = []
         lower = Fraction(0)
-        for label, upper, modifier, difficulty in rows:
+        for label, upper, modifier, difficulty in require_items(rows, "rows", "사거리 구간", MAX_BANDS):
             upper_q = _positive(upper, "band upper bound", "구간 상한")
             if upper_q <= lower:
                 raise RuleInputError(
@@ -147,8 +149,9 @@ class RangeBands:
             raise RuleInputError("range multiples must be a list of whole numbers",
                                  "사정거리 배수는 정수 목록으로 주어야 합니다.")
         factors = tuple(require_int(f, "range multiple", "사정거리 배수", 1, MAX_BANDS)
-                        for f in factors)
-        difficulties = tuple(difficulties) if isinstance(difficulties, (tuple, list)) else ()
+                        for f in require_items(factors, "range multiples", "사정거리 배수", MAX_BANDS))
+        difficulties = tuple(difficulties) if isinstance(difficulties, (tuple, list)) \
+            and len(difficulties) == len(factors) else ()
         if len(factors) != len(difficulties) or not all(isinstance(d, str) for d in difficulties):
             raise RuleInputError("give one difficulty per range multiple",
                                  "사정거리 배수마다 난이도를 하나씩 주어야 합니다.")
@@ -236,7 +239,7 @@ def _check_reach(farthest: Fraction) -> None:
 
 
 def _three(modifiers: Sequence[int]) -> tuple[int, int, int]:
-    mods = tuple(modifiers) if isinstance(modifiers, (tuple, list)) else ()
+    mods = tuple(modifiers) if isinstance(modifiers, (tuple, list)) and len(modifiers) == 3 else ()
     if len(mods) != 3:
         raise RuleInputError("give exactly three modifiers (short, medium, long)",
                              "수정치는 단거리·중거리·장거리 세 개를 주어야 합니다.")

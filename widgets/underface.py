@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Literal
 
+from . import limits
 from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
@@ -108,7 +109,7 @@ PHYSICAL_CHECKS = ("오르기", "도약", "회피", "정밀 조작", "손놀림"
 
 def _weapon_expr(weapon: str) -> DamageExpr:
     """A table name, or else a damage expression (the GM may add weapons)."""
-    if isinstance(weapon, str) and weapon.strip() in WEAPONS:
+    if isinstance(weapon, str) and len(weapon) <= limits.MAX_NAME_TEXT and weapon.strip() in WEAPONS:
         return WEAPONS[weapon.strip()].expr
     try:
         return parse_damage(weapon)
@@ -120,7 +121,7 @@ def _weapon_expr(weapon: str) -> DamageExpr:
 
 def _armor_value(armor: str | int) -> int:
     if isinstance(armor, str):
-        if armor.strip() not in ARMOR:
+        if len(armor) > limits.MAX_NAME_TEXT or armor.strip() not in ARMOR:
             raise RuleInputError(f"unknown armor {shown(armor)}",
                                  f"{particle(shown(armor), '은/는')} 방어구 표에 없습니다.")
         return ARMOR[armor.strip()].armor_value
@@ -129,7 +130,7 @@ def _armor_value(armor: str | int) -> int:
 
 def _penalty(penalty: str | int) -> int:
     if isinstance(penalty, str):
-        if penalty.strip() not in ARMOR:
+        if len(penalty) > limits.MAX_NAME_TEXT or penalty.strip() not in ARMOR:
             raise RuleInputError(f"unknown armor {shown(penalty)}",
                                  f"{particle(shown(penalty), '은/는')} 방어구 표에 없습니다.")
         return ARMOR[penalty.strip()].penalty
@@ -412,7 +413,7 @@ class Character:
     pc: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 40:
+        if not isinstance(self.name, str) or len(self.name) > 40 or not self.name.strip():
             raise RuleInputError(f"a character needs a name of 1 to 40 characters, got {shown(self.name)}",
                                  "캐릭터 이름은 1자부터 40자까지입니다.")
         object.__setattr__(self, "dex", require_int(self.dex, "dex", "DEX", 0, 100))
@@ -493,7 +494,8 @@ def range_difficulty(distance: float, weapon_range: str | int) -> str:
     """
     distance = require_number(distance, "distance", "거리", 0, MAX_DISTANCE)
     if isinstance(weapon_range, str):
-        weapon = RANGED_WEAPONS.get(weapon_range.strip())
+        weapon = RANGED_WEAPONS.get(weapon_range.strip()) \
+            if len(weapon_range) <= limits.MAX_NAME_TEXT else None
         if weapon is None:
             raise RuleInputError(f"{shown(weapon_range)} is not a ranged weapon",
                                  f"{particle(shown(weapon_range), '은/는')} 사격 무기 표에 없습니다.")
@@ -604,7 +606,8 @@ def ranged_defence(weapon: str, response: str) -> tuple[bool, bool]:
     >>> ranged_defence("롱보우", "large_shield"), ranged_defence("롱보우", "dodge")
     ((True, False), (True, True))
     """
-    if not isinstance(weapon, str) or weapon.strip() not in RANGED_WEAPONS:
+    if not isinstance(weapon, str) or len(weapon) > limits.MAX_NAME_TEXT \
+            or weapon.strip() not in RANGED_WEAPONS:
         raise RuleInputError(f"{shown(weapon)} is not a ranged weapon",
                              f"사격 무기 표에 없는 무기입니다 (입력값: {shown(weapon)}).")
     if not isinstance(response, str) or response not in RANGED_RESPONSES:
@@ -645,7 +648,7 @@ def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: 
     ...                             + opposed_odds(60, 60)["attacker_wins_special"])
     True
     """
-    if not isinstance(armor, str) or armor.strip() not in ARMOR:
+    if not isinstance(armor, str) or len(armor) > limits.MAX_NAME_TEXT or armor.strip() not in ARMOR:
         raise RuleInputError(f"unknown armor {shown(armor)}",
                              f"방어구 표에 없는 방어구입니다 (입력값: {shown(armor)}).")
     odds = opposed_odds(attack_skill, dodge_skill, defense_penalty=armor)

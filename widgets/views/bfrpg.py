@@ -774,12 +774,7 @@ def _mini_grid(width: int, height: int, cells: dict[Square, tuple[str, str]]) ->
 def diagonal_widget(uid: str = "bf-diagonal") -> LiveWidget:
     """Feet of a path of orthogonal and diagonal steps, and what that leaves for each rate."""
     def compute(diag, orth, rate):
-        path = [(0, 0)]
-        for _ in range(diag):
-            path.append((path[-1][0] + 1, path[-1][1] + 1))
-        for _ in range(orth):
-            path.append((path[-1][0] + 1, path[-1][1]))
-        feet = bf.path_cost(path)
+        feet = bf.steps_cost(diag, orth)   # the counts as typed: refused before any work
         if feet <= rate:
             verdict = "걸어서 닿고 공격할 수 있습니다"
         elif feet <= bf.running_rate(rate):

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 from ..errors import RuleInputError
+from ..limits import MAX_NUMBER_TEXT
 from . import format as fmt
 
 #: Refuse full option grids larger than this (tests walk every combination).
@@ -134,6 +135,10 @@ class Control:
         """
         if self.kind == "number":
             if isinstance(raw, str):
+                if len(raw.strip()) > MAX_NUMBER_TEXT:   # refused unread (before normalising it)
+                    raise RuleInputError(
+                        f"{self.label}: a number of at most {MAX_NUMBER_TEXT} characters, got {len(raw.strip())}",
+                        f"{self.label}: 숫자가 너무 깁니다 ({len(raw.strip())}자, {MAX_NUMBER_TEXT}자까지).")
                 typed = normalise_typed(raw)
                 if not _NUMBER_TEXT.fullmatch(typed):
                     raise RuleInputError(
