@@ -35,7 +35,8 @@ Budget: at most 2.5 MB raw for the page, no duplicate, no engine file.
 
     python3 scripts/dev.py bench                 # everything
     python3 scripts/dev.py bench --first-visit   # first visits only
-    python3 scripts/dev.py bench --site DIR      # another build (e.g. an older one, to compare)
+    python3 scripts/dev.py bench --site DIR      # another build
+    python3 scripts/dev.py bench --first-visit --site OLD --site _build/html   # two side by side
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ CASES = [
     ("book/trench_crusade.html", "tc-injury-bloodbath", [True, False]),
 ]
 CHANGES = 120
+CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]   # first visits
 # (page, explorer uid, scene preset) for the grid case
 GRID_CASES = [("book/bfrpg.html", "bf-grid", "demo"), ("book/bfrpg.html", "bf-grid", "open30")]
 
@@ -200,6 +202,7 @@ class FirstVisit:
     """What one first visit fetched (see the module's docstring)."""
     hits: list[Hit]
     prefix: str
+    errors: list[str]    # the page's uncaught errors
 
     def part(self, by_worker: bool | None = None) -> list[Hit]:
         return [h for h in self.hits if by_worker is None or h.by_worker == by_worker]
@@ -247,9 +250,11 @@ def first_visit(browser, site: LoggedSite, rel: str, *, save_data: bool = False,
                                 "{value: {saveData: true, effectiveType: '4g'}, configurable: true});")
     start = len(site.log)
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(site.url + rel, wait_until="load")
     wait_quiet(site, page, quiet_s)
-    return FirstVisit(site.log[start:], site.prefix), context, page
+    return FirstVisit(site.log[start:], site.prefix, errors), context, page
 
 
 OFF_TABLE_JS = """
@@ -318,47 +323,53 @@ def _mb(n: int) -> str:
     return f"{n / 1e6:.2f}"
 
 
-def bench_first_visits(browser, site_dir: Path) -> None:
-    site = LoggedSite(site_dir)
-    print(f"first visit on a phone (no interaction; MB as a plain server sends / gzip), site {site_dir}")
-    print(f"{'chapter':16} {'page MB':>8} {'gzip':>6} {'files':>5} {'cache MB':>9} {'gzip':>6} "
+def bench_first_visits(browser, site_dirs: list[Path]) -> None:
+    """The first-visit table; with several builds, each chapter is measured on each build in
+    turn, so the figures share the machine's conditions (it is shared and noisy)."""
+    sites = [LoggedSite(d) for d in site_dirs]
+    print("first visit on a phone (no interaction; MB as a plain server sends / gzip); "
+          "page: what the page fetched, cache: what the offline cache fetched in the background")
+    for i, d in enumerate(site_dirs):
+        print(f"  build {i + 1}: {d}")
+    print(f"{'chapter':16} {'build':>5} {'page MB':>8} {'gzip':>6} {'files':>5} {'cache MB':>9} {'gzip':>6} "
           f"{'files':>5} {'total MB':>9} {'gzip':>6} {'dup':>4} {'engine':>6} {'off-table ms':>13}")
     try:
         for chapter in CHAPTERS:
             rel = f"book/{chapter}.html"
-            if not (site_dir / rel).exists():
-                print(f"{chapter:16} skipped: not in this build")
-                continue
-            visit, context, page = first_visit(browser, site, rel)
-            try:
-                ms, source = off_table_answer_ms(page)
-            finally:
-                context.close()
-            page_hits, bg = visit.part(False), visit.part(True)
-            note = "" if source == "engine" else f" ({source})"
-            print(f"{chapter:16} {_mb(visit.raw(False)):>8} {_mb(visit.gzip(False)):>6} {len(page_hits):>5} "
-                  f"{_mb(visit.raw(True)):>9} {_mb(visit.gzip(True)):>6} {len(bg):>5} "
-                  f"{_mb(visit.raw()):>9} {_mb(visit.gzip()):>6} {len(visit.duplicates()):>4} "
-                  f"{'yes' if visit.engine() else 'no':>6} {ms:13.0f}{note}")
+            for i, site in enumerate(sites):
+                if not (site.site / rel).exists():
+                    print(f"{chapter:16} {i + 1:>5} skipped: not in this build")
+                    continue
+                visit, context, page = first_visit(browser, site, rel)
+                try:
+                    ms, source = off_table_answer_ms(page)
+                finally:
+                    context.close()
+                note = "" if source == "engine" else f" ({source})"
+                print(f"{chapter:16} {i + 1:>5} {_mb(visit.raw(False)):>8} {_mb(visit.gzip(False)):>6} "
+                      f"{len(visit.part(False)):>5} {_mb(visit.raw(True)):>9} {_mb(visit.gzip(True)):>6} "
+                      f"{len(visit.part(True)):>5} {_mb(visit.raw()):>9} {_mb(visit.gzip()):>6} "
+                      f"{len(visit.duplicates()):>4} {'yes' if visit.engine() else 'no':>6} {ms:13.0f}{note}")
     finally:
-        site.close()
-
-
-CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
+        for site in sites:
+            site.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--site", type=Path, default=SITE, help="the built site to measure")
+    parser.add_argument("--site", type=Path, action="append",
+                        help="a built site to measure (default _build/html); give it twice to compare "
+                             "two builds' first visits side by side")
     parser.add_argument("--first-visit", action="store_true", help="only the first-visit figures")
     args = parser.parse_args()
+    sites = args.site or [SITE]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        bench_first_visits(browser, args.site)
+        bench_first_visits(browser, sites)
         browser.close()
     if args.first_visit:
         return
-    bench_controls(args.site)
+    bench_controls(sites[-1])
 
 
 def bench_controls(site_dir: Path) -> None:

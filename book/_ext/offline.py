@@ -107,7 +107,11 @@ def page_references(page_html: str, page: str) -> dict[str, str]:
 
 
 def is_page(rel: str) -> bool:
-    """A page of the book (not a theme's template copied among the static files)."""
+    """A page of the book (not a theme's template copied among the static files).
+
+    >>> is_page("book/pf2e.html"), is_page("_static/webpack-macros.html"), is_page("searchindex.js")
+    (True, False, False)
+    """
     return rel.endswith(".html") and not rel.startswith("_static/")
 
 
@@ -128,7 +132,17 @@ def group_of(rel: str, loaded: dict[str, str]) -> str:
 
 
 def offline_data(outdir: Path) -> dict:
-    """The worker's data: ``{"version", "files": [[path, digest, size, group, query], ...]}``."""
+    """The worker's data: ``{"version", "files": [[path, digest, size, group, query], ...]}``.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name, text in {"a.html": '<link rel="stylesheet" href="_static/s.css?v=1">',
+    ...                    "_static/s.css": '@import "t.css";', "_static/t.css": "p {}",
+    ...                    "_static/pyodide/x.wasm": "w", "_static/u.png": "u"}.items():
+    ...     (d / name).parent.mkdir(parents=True, exist_ok=True); _ = (d / name).write_text(text)
+    >>> [(path, group, query) for path, _, _, group, query in offline_data(d)["files"]]
+    [('_static/pyodide/x.wasm', 'e', ''), ('_static/s.css', 'a', '?v=1'), ('_static/t.css', 'a', ''), ('_static/u.png', 'o', ''), ('a.html', 'p', '')]
+    """
     files = site_files(outdir)
     loaded: dict[str, str] = {}
     for rel in files:
@@ -154,7 +168,14 @@ def offline_data(outdir: Path) -> dict:
 
 def write_service_worker(outdir: Path) -> str:
     """Write ``sw.js`` (the data line, then the worker's code) at the site root; return the
-    version."""
+    version.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "a.html").write_text("1")
+    >>> v = write_service_worker(d)
+    >>> (d / "sw.js").read_text(encoding="utf-8").startswith('const OFFLINE = {"version":"' + v)
+    True
+    """
     data = offline_data(outdir)
     line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     (outdir / SW_NAME).write_text(f"const OFFLINE = {line};\n" + SW_SOURCE.read_text(encoding="utf-8"),
