@@ -153,6 +153,35 @@ def test_desktop_menu_collapses_and_restores_the_sidebar(browser, site_url):
         desk.close()
 
 
+BACK_TO_TOP_JS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const b = box(document.getElementById("pst-back-to-top")), h = box(document.querySelector(".bd-header-article"));
+  const items = Array.from(document.querySelectorAll(".bd-header-article .header-article-item")).map(box);
+  const inside = b.top >= h.top && b.bottom <= h.bottom && b.left >= h.left && b.right <= h.right;
+  const clear = items.every(r => b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom);
+  return {shown: b.width > 0, inside, clear};
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390, 800, 1100])
+def test_back_to_top_sits_in_the_header_and_covers_nothing(browser, site_url, width):
+    """The theme's "맨 위로" shows when the reader scrolls back up; it sits in the empty middle of
+    the article header (which stays on screen), not over the page's text or a chart's legend."""
+    view = OfflinePage(browser, site_url, viewport={"width": width, "height": 800}, has_touch=width < 992)
+    try:
+        page = view.open("book/pf2e.html")
+        page.evaluate("() => window.scrollTo(0, 3000)")
+        page.wait_for_timeout(200)
+        page.evaluate("() => window.scrollTo(0, 2700)")
+        page.wait_for_function("() => document.getElementById('pst-back-to-top').getBoundingClientRect().width > 0")
+        where = page.evaluate(BACK_TO_TOP_JS)
+        assert where == {"shown": True, "inside": True, "clear": True}, where
+        page.locator("#pst-back-to-top").click()
+        page.wait_for_function("() => window.scrollY === 0")
+    finally:
+        view.close()
+
+
 # --- the chrome in Korean ------------------------------------------------------------------------
 
 CHROME = ["#pst-skip-link", "#pst-back-to-top", "#pst-search-dialog", "#pst-header", ".bd-header-article",
