@@ -254,8 +254,18 @@ def first_visit(browser, site: LoggedSite, rel: str, *, save_data: bool = False,
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(site.url + rel, wait_until="load")
     wait_quiet(site, page, quiet_s)
+    if not save_data:
+        # a busy machine can pause the offline cache's work longer than quiet_s: wait until it
+        # says it holds every page and what pages load (builds whose cache cannot say: skip)
+        end = time.monotonic() + 120
+        while not page.evaluate(SAVED_JS) and time.monotonic() < end:
+            page.wait_for_timeout(250)
+        wait_quiet(site, page, quiet_s)
     return FirstVisit(site.log[start:], site.prefix, errors), context, page
 
+
+SAVED_JS = """() => !window.LiveOffline || !LiveOffline.status ||
+  LiveOffline.status().then(s => !s || ["a", "p"].every(g => !s[g] || s[g][0] === s[g][1]))"""
 
 OFF_TABLE_JS = """
 () => {
