@@ -1,20 +1,34 @@
-"""Offline after one visit, and installable on a phone.
+"""Offline after one visit, light on the first one, and installable on a phone.
 
 * Every page links a web app manifest (``manifest.webmanifest`` at the site root: Korean name,
   icons from ``book/_ext/icons``) and the stylesheet of the per-widget "링크 복사" control.
 * After the build, ``sw.js`` is written at the site root: the service worker
-  ``widgets/js/offline/sw.js`` preceded by one line of data, the list of every file of the site
-  and a version derived from their contents. A new build that changes any file changes the
-  version, so browsers install the new worker, which caches the new files under a new name and
+  ``widgets/js/offline/sw.js`` preceded by one line of data, every file of the site with its
+  content digest, size, group and the address pages ask for it by (with its ``?v=`` query), and
+  a version derived from all of them. The groups say when the worker keeps a file:
+
+  - ``a``, what pages load (styles, scripts, BokehJS, images) and ``p``, the pages: the open page
+    and what it loaded are kept at once from the browser's own cache (no second download); the
+    rest in the background after the first visit, unless the reader's browser asks to save data;
+  - ``e``, the in-page engine (Pyodide and the library, about 14 MB): kept once a reader has
+    used it, or when the reader asks for the whole book (the footer's "책 전체를 기기에 저장");
+  - ``o``, everything else (files a stylesheet may ask for): kept when first fetched, or with
+    the whole book.
+
+  A new build that changes any file changes the version, so browsers install the new worker,
+  which copies the unchanged files from the old cache, fetches the changed ones it held and
   deletes the old cache. ``widgets/js/offline.js`` registers it with a relative address, so the
   site works unchanged under a sub-path.
 """
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 import shutil
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -23,9 +37,20 @@ ICON_FILES = ("icon.svg", "icon-192.png", "icon-512.png")
 SW_SOURCE = ROOT / "widgets" / "js" / "offline" / "sw.js"
 SW_NAME = "sw.js"
 MANIFEST_NAME = "manifest.webmanifest"
-#: Not cached: page sources, debugger maps, build bookkeeping, the worker itself.
-_SKIP_DIRS = ("_sources/", ".doctrees/")
+#: Not cached: page sources, debugger maps, build bookkeeping, the worker itself, and Font
+#: Awesome's script and fonts, which no page loads any more (book/_templates/layout.html,
+#: book/_ext/chrome.css); a file left out is still kept if a page ever fetches it.
+_SKIP_DIRS = ("_sources/", ".doctrees/", "_static/vendor/fontawesome/",
+              "_static/locales/")   # the themes' catalogues: read by the build, not by pages
 _SKIP_SUFFIXES = (".map",)
+_SKIP_FILES = ("_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js.LICENSE.txt")
+#: The in-page engine's folders (book/_ext/vendor_assets.py)
+ENGINE_DIRS = ("_static/pyodide/", "_static/engine/")
+#: BokehJS: pages load it when a widget nears the screen (widgets/js/bokeh_loader.js), so no tag
+#: names it; every page with a widget needs it to answer from its table
+_LOADED_LATER = re.compile(r"_static/bokeh-[^/]*\.js")
+_IMPORT = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)""")
+_REFERENCE = re.compile(r"<(?:script|link|img|source)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
 THEME_COLOR = "#7a1f1f"
 
 
@@ -45,36 +70,117 @@ def site_files(outdir: Path) -> list[str]:
             continue
         rel = path.relative_to(outdir).as_posix()
         if (rel == SW_NAME or rel.startswith(_SKIP_DIRS) or rel.endswith(_SKIP_SUFFIXES)
-                or any(part.startswith(".") for part in rel.split("/"))):
+                or rel in _SKIP_FILES or any(part.startswith(".") for part in rel.split("/"))):
             continue
         out.append(rel)
     return out
 
 
-def site_version(outdir: Path, files: list[str]) -> str:
-    """A short digest of every cached file's path and contents: the cache's name.
+def file_digest(path: Path) -> str:
+    """The first 16 hex digits of a file's SHA-256: what the worker checks a download against.
 
     >>> import tempfile
-    >>> d = Path(tempfile.mkdtemp()); _ = (d / "a.html").write_text("1")
-    >>> v1 = site_version(d, ["a.html"]); _ = (d / "a.html").write_text("2")
-    >>> v1 != site_version(d, ["a.html"]), len(v1)
-    (True, 12)
+    >>> f = Path(tempfile.mkdtemp()) / "a"; _ = f.write_bytes(b"abc")
+    >>> file_digest(f)
+    'ba7816bf8f01cfea'
     """
-    digest = hashlib.sha256()
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def page_references(page_html: str, page: str) -> dict[str, str]:
+    """Site files a page's tags load (scripts, styles, icons, images), as {path relative to the
+    site root: the address's query, e.g. ``?v=1a2b``}; links to other pages are not loads.
+
+    >>> page_references('<link href="../_static/a.css?v=12" rel="stylesheet">'
+    ...                 '<script src="../_static/b.js"></script><a href="c.html">c</a>'
+    ...                 '<img src="https://example.org/x.png">', "book/p.html")
+    {'_static/a.css': '?v=12', '_static/b.js': ''}
+    """
+    base = "https://site.invalid/"
+    out = {}
+    for ref in _REFERENCE.findall(page_html):
+        url = urlsplit(urljoin(base + page, html.unescape(ref)))
+        if url.scheme != "https" or url.netloc != "site.invalid" or url.path.endswith(".html"):
+            continue
+        out[url.path[1:]] = "?" + url.query if url.query else ""
+    return out
+
+
+def is_page(rel: str) -> bool:
+    """A page of the book (not a theme's template copied among the static files).
+
+    >>> is_page("book/pf2e.html"), is_page("_static/webpack-macros.html"), is_page("searchindex.js")
+    (True, False, False)
+    """
+    return rel.endswith(".html") and not rel.startswith("_static/")
+
+
+def group_of(rel: str, loaded: dict[str, str]) -> str:
+    """When the worker keeps a file: ``p`` page, ``a`` loaded by pages, ``e`` engine, ``o`` other.
+
+    >>> [group_of(f, {"_static/x.css": ""}) for f in ("book/a.html", "_static/x.css",
+    ...  "_static/bokeh-3.js", "_static/pyodide/p.wasm", "_static/y.png", "_static/macros.html")]
+    ['p', 'a', 'a', 'e', 'o', 'o']
+    """
+    if is_page(rel):
+        return "p"
+    if rel.startswith(ENGINE_DIRS):
+        return "e"
+    if rel in loaded or _LOADED_LATER.fullmatch(rel):
+        return "a"
+    return "o"
+
+
+def offline_data(outdir: Path) -> dict:
+    """The worker's data: ``{"version", "files": [[path, digest, size, group, query], ...]}``.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name, text in {"a.html": '<link rel="stylesheet" href="_static/s.css?v=1">',
+    ...                    "_static/s.css": '@import "t.css";', "_static/t.css": "p {}",
+    ...                    "_static/pyodide/x.wasm": "w", "_static/u.png": "u"}.items():
+    ...     (d / name).parent.mkdir(parents=True, exist_ok=True); _ = (d / name).write_text(text)
+    >>> [(path, group, query) for path, _, _, group, query in offline_data(d)["files"]]
+    [('_static/pyodide/x.wasm', 'e', ''), ('_static/s.css', 'a', '?v=1'), ('_static/t.css', 'a', ''), ('_static/u.png', 'o', ''), ('a.html', 'p', '')]
+    """
+    files = site_files(outdir)
+    loaded: dict[str, str] = {}
     for rel in files:
-        digest.update(rel.encode() + b"\0" + hashlib.sha256((outdir / rel).read_bytes()).digest())
-    return digest.hexdigest()[:12]
+        if is_page(rel):
+            for ref, query in page_references((outdir / rel).read_text(encoding="utf-8"), rel).items():
+                loaded.setdefault(ref, query)
+    # a stylesheet a loaded stylesheet imports is loaded too (the theme's theme.css -> basic.css)
+    todo = [rel for rel in loaded if rel.endswith(".css")]
+    while todo:
+        css = todo.pop()
+        if not (outdir / css).is_file():
+            continue
+        for ref in _IMPORT.findall((outdir / css).read_text(encoding="utf-8", errors="replace")):
+            url = urlsplit(urljoin("https://site.invalid/" + css, ref))
+            if url.netloc == "site.invalid" and url.path[1:] not in loaded:
+                loaded[url.path[1:]] = ""
+                todo.append(url.path[1:])
+    rows = [[rel, file_digest(outdir / rel), (outdir / rel).stat().st_size, group_of(rel, loaded),
+             loaded.get(rel, "")] for rel in files]
+    version = hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:12]
+    return {"version": version, "files": rows}
 
 
 def write_service_worker(outdir: Path) -> str:
-    """Write ``sw.js`` (file list and version, then the worker's code) at the site root; return
-    the version."""
-    files = site_files(outdir)
-    version = site_version(outdir, files)
-    data = json.dumps({"version": version, "files": files}, ensure_ascii=False, separators=(",", ":"))
-    (outdir / SW_NAME).write_text(f"const OFFLINE = {data};\n" + SW_SOURCE.read_text(encoding="utf-8"),
+    """Write ``sw.js`` (the data line, then the worker's code) at the site root; return the
+    version.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "a.html").write_text("1")
+    >>> v = write_service_worker(d)
+    >>> (d / "sw.js").read_text(encoding="utf-8").startswith('const OFFLINE = {"version":"' + v)
+    True
+    """
+    data = offline_data(outdir)
+    line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    (outdir / SW_NAME).write_text(f"const OFFLINE = {line};\n" + SW_SOURCE.read_text(encoding="utf-8"),
                                   encoding="utf-8")
-    return version
+    return data["version"]
 
 
 def manifest(title: str) -> dict:
@@ -142,5 +248,7 @@ def setup(app):
     app.connect("config-inited", _copy_static)
     app.connect("builder-inited", _add_assets)
     app.connect("html-page-context", _head_links)
-    app.connect("build-finished", _finish)
+    # last: other extensions still write files when the build finishes (the theme's pygments.css,
+    # myst-nb's stylesheet, the root index.html), and the list must hold what they wrote
+    app.connect("build-finished", _finish, priority=990)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

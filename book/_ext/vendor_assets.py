@@ -1,6 +1,7 @@
 """Serve BokehJS from the site itself: copy the installed bokeh package's own files into
-``_vendor/`` (not ``_static``, which Jupyter Book globs onto every page) and load them on every
-page, so widgets work with no network. The version always equals the Python package's."""
+``_vendor/`` (not ``_static``, which Jupyter Book globs onto every page); every page loads them
+when its first widget nears the screen (widgets/js/bokeh_loader.js), so widgets work with no
+network. The version always equals the Python package's."""
 from __future__ import annotations
 
 import hashlib
@@ -37,6 +38,7 @@ def _copy_assets(app, config):
         if not target.exists():
             shutil.copyfile(src / name, target)
     shutil.copyfile(HERE / "book.css", dest / "book.css")
+    shutil.copyfile(HERE / "chrome.css", dest / "chrome.css")   # the theme's header, sidebars, footer
     for js in LIBRARY_JS:
         shutil.copyfile(js, dest / js.name)
     app.config.live_engine = _copy_engine(dest)
@@ -71,12 +73,14 @@ def _copy_engine(dest: Path) -> dict:
 
 
 def _add_assets(app):
-    for name in BOKEH_FILES:
-        app.add_js_file(_versioned(name), priority=200)
+    # BokehJS is not a page script: widgets/js/bokeh_loader.js loads it when a widget nears the
+    # screen, from the names in the page's settings below
     app.add_css_file("book.css", priority=200)
-    # settings for widgets/js/live.js (data only): where the engine's files are
-    app.add_js_file(None, body="window.LiveBookConfig = " + json.dumps(app.config.live_engine) + ";",
-                    priority=205)
+    app.add_css_file("chrome.css", priority=200)
+    # settings for widgets/js/live.js and bokeh_loader.js (data only): where the engine's
+    # and BokehJS's files are
+    settings = {**app.config.live_engine, "bokeh": [_versioned(name) for name in BOKEH_FILES]}
+    app.add_js_file(None, body="window.LiveBookConfig = " + json.dumps(settings) + ";", priority=205)
     for js in LIBRARY_JS:
         app.add_js_file(js.name, priority=210)
 

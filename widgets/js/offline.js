@@ -1,13 +1,27 @@
 /* Offline after one visit: register the site's service worker (sw.js at the site root, written
- * by book/_ext/offline.py) once the page has loaded. Its address is relative to this script's
- * own (_static/offline.js), so the site works unchanged under a sub-path.
+ * by book/_ext/offline.py from widgets/js/offline/sw.js) once the page has loaded, and tell it
+ * what to keep. Its address is relative to this script's own (_static/offline.js), so the site
+ * works unchanged under a sub-path.
  *
- * When a new build has been stored while a page of the old one is open, a small notice offers
- * to show the new one (the new worker takes over and the page reloads); otherwise the new build
- * takes over once every page of the old one is closed.
+ * - Once the worker is active, ask it to keep every page and what pages load (not the engine),
+ *   in the background, unless the reader's browser asks to save data (navigator.connection
+ *   .saveData; the worker also honours a "Save-Data: on" request header). Asked on every page
+ *   load: a save cut short by closing the page goes on at the next one.
+ * - When this page has used the in-page engine (LiveBook.engineState() "ready"), ask the worker to
+ *   keep the engine's files too; it takes them from the browser's cache, where the engine just
+ *   loaded them, so nothing is downloaded twice.
+ * - The footer's control (book/_templates/save-book.html): what is kept on this device, and a
+ *   button that keeps the whole book, engine included, with progress and a result message.
+ * - When a new build has been stored while a page of the old one is open, a small notice offers
+ *   to show the new one (the new worker takes over and the page reloads); otherwise the new build
+ *   takes over once every page of the old one is closed.
  *
  *   LiveOffline.registration   -> Promise of the ServiceWorkerRegistration, or null where the
  *                                 browser has none (file://, old browsers) or registration failed
+ *   LiveOffline.status()       -> Promise of what is kept, per group ({p: [kept, total, bytes
+ *                                 kept, bytes], a: …, e: …, o: …}; sw.js), or null
+ *   LiveOffline.saveAll()      -> Promise: keep the whole book (what the footer's button does);
+ *                                 resolves with the number of files that could not be kept
  */
 (function () {
   "use strict";
@@ -20,9 +34,139 @@
     ready: "이 책의 새 판을 받아 두었습니다.",
     show: "새 판으로 보기",
     later: "나중에",
+    unsupported: "이 브라우저나 주소에서는 책을 기기에 저장할 수 없습니다. 보안 연결(자물쇠 표시) 주소로 열면 " +
+      "인터넷 없이도 볼 수 있게 저장됩니다.",
+    saving: (done, total, bytes, all) => `저장하는 중… ${done} / ${total} (${mb(bytes)} / ${mb(all)} MB)`,
+    saved: "책 전체를 이 기기에 저장했습니다. 이제 인터넷 없이도 모든 장과 계산기를 쓸 수 있습니다.",
+    failed: (n) => `${n}개를 저장하지 못했습니다. 인터넷 연결을 확인한 뒤 다시 눌러 주세요.`,
+    stateAll: "이 기기에 책 전체가 저장되어 있습니다. 인터넷 없이도 모든 장과 계산기를 쓸 수 있습니다.",
+    statePages: "이 기기에 모든 장이 저장되어 있어 인터넷 없이도 볼 수 있습니다. " +
+      "표에 없는 값을 계산하는 엔진은 한 번 쓰거나 아래 단추를 누르면 저장됩니다.",
+    stateSome: "인터넷 없이 볼 수 있게 저장 중이거나, 데이터 절약 설정 때문에 연 장만 저장되어 있습니다.",
+    button: (all) => `책 전체를 기기에 저장 (약 ${mb(all)} MB)`,
   };
   let asked = false;
 
+  function mb(bytes) {
+    return (bytes / 1e6).toFixed(1);
+  }
+
+  function saveData() {
+    return !!(navigator.connection && navigator.connection.saveData);
+  }
+
+  // --- talking to the worker ----------------------------------------------------------------
+  const listeners = new Set();
+
+  function post(msg) {
+    return navigator.serviceWorker.ready.then((reg) => {
+      if (reg.active) reg.active.postMessage(msg);
+    });
+  }
+
+  function status() {
+    return registration.then((reg) => {
+      if (!reg) return null;
+      return new Promise((done) => {
+        const on = (m) => {
+          if (m.type !== "status") return;
+          listeners.delete(on);
+          done(m.status);
+        };
+        listeners.add(on);
+        post({type: "status"});
+      });
+    });
+  }
+
+  function saveAll(progress) {
+    return registration.then((reg) => {
+      if (!reg) return null;
+      return new Promise((done) => {
+        const on = (m) => {
+          if (m.type === "progress" && progress) progress(m);
+          if (m.type === "saved" && m.groups.includes("e")) {
+            listeners.delete(on);
+            done(m.failed);
+          }
+        };
+        listeners.add(on);
+        post({type: "save", what: "all"});
+      });
+    });
+  }
+
+  function keepEngineOnceUsed() {
+    // the engine starts on a reader's first touch of a widget (widgets/js/live.js); once it is
+    // ready, its files are in the browser's cache and the worker keeps them from there
+    let timer = 0;
+    const check = () => {
+      const state = window.LiveBook ? LiveBook.engineState() : "absent";
+      if (state === "ready") {
+        clearInterval(timer);
+        post({type: "save", what: "engine"});
+      } else if (state === "failed" || state === "absent") {
+        clearInterval(timer);
+      }
+    };
+    const start = () => {
+      if (timer) return;
+      timer = setInterval(check, 1000);
+      check();
+    };
+    if (window.LiveBook && LiveBook.engineState() !== "off") start();
+    ["pointerdown", "keydown", "focusin"].forEach((type) =>
+      document.addEventListener(type, (e) => {
+        if (e.target.closest && e.target.closest(".live-widget")) start();
+      }, {passive: true}));
+  }
+
+  // --- the footer's control -------------------------------------------------------------------
+  function footer() {
+    const box = document.querySelector(".save-book");
+    if (!box) return;
+    const state = box.querySelector(".save-book__state");
+    const button = box.querySelector(".save-book__button");
+    const bar = box.querySelector(".save-book__progress");
+    const note = box.querySelector(".save-book__status");
+    box.hidden = false;
+    registration.then((reg) => {
+      if (!reg) {
+        state.textContent = TEXT.unsupported;
+        button.hidden = true;
+        return;
+      }
+      listeners.add((m) => { if (m.type === "status") show(m.status); });   // e.g. a save finished
+      status();
+    });
+
+    function show(s) {
+      const all = Object.values(s).reduce((n, g) => n + g[3], 0);
+      const full = (g) => !g || g[0] === g[1];
+      button.textContent = TEXT.button(all);
+      if (full(s.a) && full(s.p) && full(s.e) && full(s.o)) state.textContent = TEXT.stateAll;
+      else if (full(s.a) && full(s.p)) state.textContent = TEXT.statePages;
+      else state.textContent = TEXT.stateSome;
+    }
+
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      bar.hidden = false;
+      bar.value = 0;
+      note.textContent = "";
+      saveAll((m) => {
+        bar.max = m.totalBytes || 1;
+        bar.value = m.bytes;
+        note.textContent = TEXT.saving(m.done, m.total, m.bytes, m.totalBytes);
+      }).then((failed) => {
+        button.disabled = false;
+        bar.hidden = true;
+        note.textContent = failed ? TEXT.failed(failed) : TEXT.saved;
+      });
+    });
+  }
+
+  // --- a new build ----------------------------------------------------------------------------
   function offer(worker) {
     if (!worker || !navigator.serviceWorker.controller || document.querySelector(".live-update")) return;
     const bar = document.createElement("div");
@@ -57,6 +201,12 @@
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (asked) location.reload();
     });
+    navigator.serviceWorker.addEventListener("message", (e) => {
+      if (e.data && typeof e.data === "object") listeners.forEach((on) => on(e.data));
+    });
+    navigator.serviceWorker.startMessages();
+    if (!saveData()) post({type: "save", what: "pages"});
+    keepEngineOnceUsed();
   }
 
   function register() {
@@ -70,7 +220,9 @@
   }
 
   registration.then(watch);
-  window.LiveOffline = {registration};
+  window.LiveOffline = {registration, status, saveAll: () => saveAll(null)};
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", footer);
+  else footer();
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
 })();

@@ -1,14 +1,27 @@
-/* The book offline after one visit: this service worker caches every file of the built site
- * (pages, search index, BokehJS, the engine's runtime and library) when a page first registers
- * it, and answers from that cache, so a reader who opened the book once can open any chapter and
- * use every widget with no network.
+/* The book offline after one visit, without making the first visit heavy.
  *
- * book/_ext/offline.py writes it to the site root as sw.js, preceded by one line of data:
- *   const OFFLINE = {version, files};   // files: paths relative to the site root
- * The version is a digest of every file, so a new build is a new worker with a new cache; the old
- * cache is deleted once the new worker takes over: when no page of the old build is open, or when
- * the reader accepts the page's notice (widgets/js/offline.js), which reloads that page.
- * Every address is relative to the worker's own scope: the site works under any sub-path.
+ * book/_ext/offline.py writes this worker to the site root as sw.js, preceded by one line of data:
+ *   const OFFLINE = {version, files: [[path, digest, size, group, query], ...]};
+ * paths relative to the site root; digest: the first 16 hex digits of the file's SHA-256; query:
+ * the address's query the pages use ("?v=…"); group: when the file is kept —
+ *   "a" what pages load and "p" the pages: at install, the open page and what it loaded are
+ *       copied from the browser's HTTP cache (never downloaded again); the rest when a page asks
+ *       ({type: "save", what: "pages"}; widgets/js/offline.js does unless the reader's browser
+ *       asks to save data);
+ *   "e" the in-page engine: when a page reports it used it ({type: "save", what: "engine"}),
+ *       again from the HTTP cache where the engine's worker just loaded it;
+ *   "o" the rest: when first fetched;
+ * and everything on the reader's request ({type: "save", what: "all"}), with progress messages
+ * ({type: "progress", done, total, bytes, totalBytes}, then {type: "saved", failed}).
+ * Any same-origin file a page fetches (a page not kept yet, a search-index chunk) is kept when it
+ * arrives. Every download is checked against its digest before it is kept, so a file of another
+ * build (an older one from the HTTP cache, a newer one on the server) is never mixed in.
+ *
+ * A new build is a new worker with a new cache: it copies the files whose digest did not change
+ * from the old cache, downloads the changed ones the old cache held, and takes over when no page of
+ * the old build is open, or when the reader accepts the page's notice (offline.js). The old cache
+ * is then deleted. Every address is relative to the worker's scope: the site works under any
+ * sub-path.
  */
 /* global OFFLINE */
 "use strict";
@@ -16,25 +29,165 @@
 const PREFIX = "rulebook-";
 const CACHE = PREFIX + OFFLINE.version;
 const SCOPE = self.registration.scope;            // the site root, ending with "/"
-const BATCH = 8;                                   // files fetched at once while installing
+const DIGEST = "X-Book-Digest";                    // header of a kept response: its file's digest
+const AT_ONCE = 4;                                 // downloads at once when saving in the background
+const FILES = new Map(OFFLINE.files.map(([path, digest, size, group, query]) =>
+  [SCOPE + path, {path, digest, size, group, query}]));
+const inflight = new Map();                        // key -> Promise of the kept file (or null)
+let saveData = false;                              // a page's request said "Save-Data: on"
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(precache());
-});
-
-async function precache() {
-  const cache = await caches.open(CACHE);
-  const files = OFFLINE.files.slice();
-  while (files.length) {
-    const batch = files.splice(0, BATCH);
-    // reload: never take a file of an older build from the browser's HTTP cache
-    await cache.addAll(batch.map((f) => new Request(new URL(f, SCOPE).href, {cache: "reload"})));
-  }
+function keyOf(url) {
+  // the site is static: a query (?v=… on assets, ?highlight=… on pages) never changes a file
+  const u = new URL(url);
+  let key = u.origin + u.pathname;
+  if (key.endsWith("/")) key += "index.html";
+  return key;
 }
 
-// a page of the old build asks for the new one (the reader pressed the notice's button)
+function inScope(url) {
+  return url.origin === self.location.origin && url.href.startsWith(SCOPE);
+}
+
+async function digestOf(buffer) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/* Keep one response under key if it is this build's file (or a file the list does not know).
+ * Returns whether it was kept. */
+async function keep(cache, key, response) {
+  if (!response || response.status !== 200 || response.type !== "basic") return false;
+  const body = await response.arrayBuffer();
+  const file = FILES.get(key);
+  const digest = await digestOf(body);
+  if (file && digest !== file.digest) return false;
+  const headers = new Headers(response.headers);
+  headers.set(DIGEST, digest);
+  await cache.put(key, new Response(body, {status: 200, statusText: response.statusText, headers}));
+  return true;
+}
+
+/* Download one listed file (or copy it from the HTTP cache) and keep it; the same file asked
+ * twice at once is fetched once. cacheOnly: only from the HTTP cache, never the network. */
+function fetchAndKeep(cache, key, {cacheOnly = false} = {}) {
+  if (inflight.has(key)) return inflight.get(key);
+  const file = FILES.get(key);
+  const url = file ? SCOPE + file.path + file.query : key;
+  const job = (async () => {
+    if (await cache.match(key)) return true;
+    const tries = cacheOnly ? ["only-if-cached"] : ["force-cache", "reload"];
+    for (const mode of tries) {
+      let response;
+      try {
+        response = await fetch(url, {cache: mode, mode: "same-origin", credentials: "same-origin"});
+      } catch (err) {
+        if (mode === "only-if-cached") return false;
+        continue;                                 // no network: the next try fails too, or works
+      }
+      if (await keep(cache, key, response)) return true;
+    }
+    return false;
+  })().finally(() => inflight.delete(key));
+  inflight.set(key, job);
+  return job;
+}
+
+/* Keep every file of the given groups that is not kept yet; report progress to a page. */
+async function save(groups, client) {
+  const cache = await caches.open(CACHE);
+  const kept = new Set((await cache.keys()).map((r) => r.url));
+  const wanted = [...FILES].filter(([, f]) => groups.includes(f.group));
+  const total = wanted.length;
+  const totalBytes = wanted.reduce((n, [, f]) => n + f.size, 0);
+  let done = 0, bytes = 0;
+  const failed = [];
+  const tell = (msg) => client && client.postMessage(msg);
+  const todo = wanted.filter(([key, f]) => {
+    if (!kept.has(key)) return true;
+    done += 1;
+    bytes += f.size;
+    return false;
+  });
+  tell({type: "progress", done, total, bytes, totalBytes});
+  async function worker() {
+    while (todo.length) {
+      const [key, file] = todo.shift();
+      if (await fetchAndKeep(cache, key)) {
+        done += 1;
+        bytes += file.size;
+      } else {
+        failed.push(file.path);
+      }
+      tell({type: "progress", done, total, bytes, totalBytes});
+    }
+  }
+  await Promise.all(Array.from({length: AT_ONCE}, worker));
+  tell({type: "saved", groups, done, total, failed: failed.length});
+  return failed;
+}
+
+/* What is kept, per group: {a: [kept, total], p: …, e: …, o: …}. */
+async function status() {
+  const cache = await caches.open(CACHE);
+  const kept = new Set((await cache.keys()).map((r) => r.url));
+  const out = {};
+  for (const [key, f] of FILES) {
+    const g = out[f.group] || (out[f.group] = [0, 0, 0, 0]);
+    g[1] += 1;
+    g[3] += f.size;
+    if (kept.has(key)) {
+      g[0] += 1;
+      g[2] += f.size;
+    }
+  }
+  return out;
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(install());
+});
+
+async function install() {
+  const cache = await caches.open(CACHE);
+  const olds = (await caches.keys()).filter((n) => n.startsWith(PREFIX) && n !== CACHE);
+  // a new build: copy what did not change, download what changed and was kept before
+  const changed = new Set();
+  for (const name of olds) {
+    const old = await caches.open(name);
+    for (const request of await old.keys()) {
+      const file = FILES.get(request.url);
+      if (!file) continue;
+      const response = await old.match(request);
+      if (response && response.headers.get(DIGEST) === file.digest) await cache.put(request.url, response);
+      else changed.add(request.url);
+    }
+  }
+  for (const key of changed) await fetchAndKeep(cache, key);
+  // the first visit: the open page and what it loaded, from the HTTP cache only
+  const pages = await self.clients.matchAll({type: "window", includeUncontrolled: true});
+  const keys = new Set(pages.map((c) => keyOf(c.url)).filter((k) => FILES.has(k)));
+  for (const [key, f] of FILES) if (f.group === "a") keys.add(key);
+  await Promise.all([...keys].map((key) => fetchAndKeep(cache, key, {cacheOnly: true})));
+}
+
+// a page of the old build asks for the new one (the reader pressed the notice's button), or asks
+// to keep files
 self.addEventListener("message", (event) => {
-  if (event.data === "skip-waiting") self.skipWaiting();
+  const msg = event.data;
+  if (msg === "skip-waiting") {
+    self.skipWaiting();
+    return;
+  }
+  if (!msg || typeof msg !== "object") return;
+  const client = event.source;
+  if (msg.type === "save") {
+    if (msg.what === "pages" && (saveData || (self.navigator.connection || {}).saveData)) return;
+    const groups = {pages: ["a", "p"], engine: ["e"], all: ["a", "p", "e", "o"]}[msg.what];
+    if (groups) event.waitUntil(save(groups, msg.what === "all" ? client : null)
+      .then(() => status()).then((s) => client && client.postMessage({type: "status", status: s})));
+  } else if (msg.type === "status") {
+    event.waitUntil(status().then((s) => client && client.postMessage({type: "status", status: s})));
+  }
 });
 
 self.addEventListener("activate", (event) => {
@@ -49,23 +202,33 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return;
-  event.respondWith(answer(request, url));
+  if (!inScope(url)) return;
+  if (request.mode === "navigate" && request.headers.get("Save-Data") === "on") saveData = true;
+  event.respondWith(answer(event, request, url));
 });
 
-async function answer(request, url) {
-  // the site is static: a query (?v=… on assets, ?highlight=… on pages) never changes a file
-  let key = url.origin + url.pathname;
-  if (key.endsWith("/")) key += "index.html";
+async function answer(event, request, url) {
+  const key = keyOf(url);
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(key);
-  // a cached response carries the address it was stored under (no query); a module worker reads
+  let hit = await cache.match(key);
+  if (!hit && inflight.has(key)) {               // being kept right now: wait, do not fetch twice
+    await inflight.get(key);
+    hit = await cache.match(key);
+  }
+  // a kept response carries the address it was stored under (no query); a module worker reads
   // its settings from its own address's query (import.meta.url), so answer with a fresh Response,
   // which takes the request's address
   if (hit && url.search) return new Response(hit.body, {status: hit.status, statusText: hit.statusText, headers: hit.headers});
   if (hit) return hit;
   try {
-    return await fetch(request);
+    const response = await fetch(request);
+    if (response.status === 200 && response.type === "basic") {
+      // keep it as it arrives (a page not kept yet, a search-index chunk, the engine)
+      const job = keep(cache, key, response.clone()).catch(() => false).finally(() => inflight.delete(key));
+      inflight.set(key, job);
+      event.waitUntil(job);
+    }
+    return response;
   } catch (err) {
     if (request.mode !== "navigate") throw err;
     return new Response(

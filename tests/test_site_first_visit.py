@@ -1,0 +1,58 @@
+"""A first visit to a chapter is light: a phone opens a chapter and is left alone (no scroll, no
+tap) until the network is quiet, served by a plain server that logs every request (the page's and
+the offline cache's; scripts/bench.py prints the same figures for every chapter).
+
+- the page itself fetches at most 2.5 MB as a plain server sends it, under 1 MB gzip-compressed;
+- no file is fetched twice (the offline cache takes the page's files from the browser's cache);
+- the in-page engine is not fetched (it comes when a reader first needs it), nor Font Awesome;
+- the offline cache fetches, once each, exactly the pages and page files the page did not load,
+  so the book then works offline (tests/test_site_offline.py), and with Save-Data nothing.
+"""
+from __future__ import annotations
+
+import pytest
+
+from bench import LoggedSite, first_visit
+from conftest import SITE
+from test_site_offline import sw_files
+
+PAGE_BUDGET = 2_500_000            # bytes as a plain server sends them
+PAGE_GZIP_AIM = 1_000_000
+CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = LoggedSite(SITE)
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_first_chapter_visit_stays_under_the_budget(browser, site, chapter):
+    visit, context, page = first_visit(browser, site, f"book/{chapter}.html")
+    try:
+        assert visit.raw(by_worker=False) <= PAGE_BUDGET, visit.raw(by_worker=False)
+        assert visit.gzip(by_worker=False) <= PAGE_GZIP_AIM, visit.gzip(by_worker=False)
+        assert visit.duplicates() == []
+        assert visit.engine() == []
+        assert not [h.path for h in visit.hits if "fontawesome" in h.path]
+        assert [h for h in visit.hits if h.status >= 400] == []
+        files = sw_files()
+        by_page = {h.file.lstrip("/") for h in visit.part(by_worker=False)}
+        by_worker = [h.file.lstrip("/") for h in visit.part(by_worker=True)]
+        assert set(by_worker) == {p for p, f in files.items() if f["group"] in "ap"} - by_page
+        assert page.evaluate("() => LiveBook.engineState()") == "off"
+        assert visit.errors == []
+    finally:
+        context.close()
+
+
+def test_save_data_means_no_background_download(browser, site):
+    visit, context, page = first_visit(browser, site, "book/bfrpg.html", save_data=True)
+    try:
+        assert visit.part(by_worker=True) == []
+        assert visit.duplicates() == [] and visit.engine() == []
+        assert visit.raw() <= PAGE_BUDGET
+    finally:
+        context.close()
