@@ -19,7 +19,7 @@ the page script) and words match by their beginning, so 표식을 finds 표식, 
 
 Without npm (or node) the book still builds: search.html then uses Sphinx's own search with the
 Korean splitter of ``korean_search.py`` and says that the full search needs the set-up.
-Chapter pages load nothing of the search; only search.html does (``templates/layout.html`` drops
+Chapter pages load nothing of the search; only search.html does (``book/_templates/layout.html`` drops
 the theme's search-as-you-type scripts, which loaded Sphinx's whole index on every page).
 """
 from __future__ import annotations
@@ -186,11 +186,11 @@ def _mode(app):
 
 
 #: Scripts every page loads for its widgets; the search page has none (BokehJS alone is ~2 MB).
-_WIDGET_SCRIPTS = re.compile(r"(^|/)(bokeh-[\w.-]+|live|grid_cost|grid_explorer|bfrpg_options|share)\.js$")
+_WIDGET_SCRIPTS = re.compile(r"(^|/)(bokeh-[\w.-]+|bokeh_loader|live|grid_cost|grid_explorer|bfrpg_options|share)\.js$")
 
 
 def _context(app, pagename, templatename, context, doctree):
-    context["book_search_mode"] = app.config.book_search_mode   # templates/layout.html, search.html
+    context["book_search_mode"] = app.config.book_search_mode   # templates/search.html
     if pagename == "search" and "script_files" in context:
         context["script_files"] = [
             js for js in context["script_files"]
