@@ -76,10 +76,10 @@ def _notation_cases() -> list[tuple[str, str, str]]:
                ("3d20kh2-1d4+2>=25", "odds(icepool.d20.highest(3, 2) - icepool.d4 + 2 >= 25)"),
                ("100d6kh10", "icepool.d6.highest(100, 10)"),
                ("20d10+10d6kl5", "20 @ icepool.d10 + icepool.d6.lowest(10, 5)")]
-    missing = [e.text for e in EXAMPLES if e.text not in icepool_of]
+    missing = [roll for _, roll in EXAMPLES if roll not in icepool_of]
     if missing:
         raise SystemExit(f"bench_odds.py: no icepool twin for the examples {missing}")
-    rows = [(e.text, icepool_of[e.text]) for e in EXAMPLES] + heavier
+    rows = [(roll, icepool_of[roll]) for _, roll in EXAMPLES] + heavier
     call = lambda text: ("notation.roll_odds" if any(c in text for c in "<>=") else
                          "notation.distribution") + f"({text!r})"
     return [(text, call(text), ice) for text, ice in rows]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import widgets.bfrpg as bfrpg
-from widgets.bfrpg import (MOVEMENT_TABLE, OPTIONS_KO, SCENES, can_attack_after,
+from widgets.bfrpg import (MOVE_OPTIONS, MOVEMENT_TABLE, SCENES, can_attack_after,
                            can_attack_square, half_move, missile_check, missile_sight,
                            move_options, movement_rate, movement_table, path_cost,
                            rear_attack_bonus, running_rate, scene, scene_options,
@@ -118,7 +118,7 @@ def test_options_of_an_unengaged_walker_follow_the_bands():
     t = Terrain(12, 1)
     o = move_options(t, (0, 0), 20)
     assert [o.option((c, 0)) for c in range(12)] == ["start"] + ["walk"] * 4 + ["run"] * 4 + ["out"] * 3
-    assert set(OPTIONS_KO) >= set(o.options().values())
+    assert set(MOVE_OPTIONS) >= set(o.options().values())
 
 
 # --- the source's worked examples --------------------------------------------------------

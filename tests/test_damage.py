@@ -172,7 +172,7 @@ def test_hp_states_match_enumeration(expr, db, hp, threshold, armor):
                  "at_death_threshold" if left <= threshold else "unconscious")
         expected[state] += p
     got = hp_states(loss, hp, threshold)
-    assert set(got) == set(damage.HP_STATE_LABELS)
+    assert set(got) == set(damage.HP_STATES)
     assert sum(got.values()) == 1
     assert all(got[k] == expected[k] for k in got)
 

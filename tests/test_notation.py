@@ -29,6 +29,7 @@ from widgets import bfrpg, damage, dice, hunters_moon as hm, limits, notation, p
 from widgets import trench_crusade as tc, underface as uf
 from widgets.dice import Dist
 from widgets.errors import RuleInputError, round_up
+from widgets.views.dice_calc import GRAMMAR_KO, UNSUPPORTED_KO
 
 SEED = 20261219
 HANGUL = re.compile("[가-힣]")
@@ -276,9 +277,11 @@ def test_a_roll_without_comparison_has_no_odds():
 
 # --- the examples a GM would type, against the games' own modules -------------------------------
 def test_examples_cover_every_game_and_read():
-    assert {e.game for e in notation.EXAMPLES} == {"trench_crusade", "bfrpg", "pf2e", "underface",
-                                                   "hunters_moon"}
-    for example in notation.EXAMPLES:
+    from widgets.views.dice_calc import EXAMPLES
+    assert {e.game for e in EXAMPLES} == {"trench_crusade", "bfrpg", "pf2e", "underface",
+                                          "hunters_moon"}
+    assert [(e.game, e.text) for e in EXAMPLES] == list(notation.EXAMPLES)
+    for example in EXAMPLES:
         roll = notation.parse(example.text)
         assert sum(roll.dist().probabilities().values()) == 1 and HANGUL.search(example.note_ko)
 
@@ -400,17 +403,17 @@ def test_other_bots_features_are_refused_by_name(text, name):
     with pytest.raises(RuleInputError) as err:
         notation.parse(text)
     assert name in err.value.korean and "지원하지 않" in err.value.korean, err.value.korean
-    assert name in notation.UNSUPPORTED_KO
+    assert name in UNSUPPORTED_KO
 
 
 def test_the_summary_names_every_refused_feature():
     tables = (notation._ANYWHERE + notation._AFTER_DICE + notation._AFTER_COUNT + notation._AT_START
               + notation._SECRET)
-    assert [ko for _, _, ko in tables if ko not in notation.UNSUPPORTED_KO] == []
+    assert [ko for _, _, ko in tables if ko not in UNSUPPORTED_KO] == []
     for phrase in ("Not supported", "exploding dice", "rerolls", "counting successes die by die",
                    "D66", "multiplication", "rounds down", "**total**"):
         assert phrase in " ".join(notation.__doc__.split()), phrase
-    assert all(HANGUL.search(row[1]) for row in notation.GRAMMAR_KO)
+    assert all(HANGUL.search(row[1]) for row in GRAMMAR_KO)
 
 
 MALFORMED = ["", "   ", "+", "-", "1d6+", "1d", "d", "1d0", "1d6++1", "1d6)", "(1d6", "()",

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from widgets import bfrpg as bf
+from widgets.views import labels
 from widgets import hunters_moon as hm
 from widgets import pf2e
 from widgets import trench_crusade as tc
@@ -300,7 +301,7 @@ def test_quick_references_and_widgets_label_the_readings_too():
     """Items 6–9 where a table or a widget title shows them."""
     from widgets.views import hunters_moon as hv
     from widgets.views import pf2e as pv
-    flee = {r[0]: r[1] for r in q.bf_melee_options().rows}[bf.OPTIONS_KO["flee_walk"]]
+    flee = {r[0]: r[1] for r in q.bf_melee_options().rows}[labels.BF_MOVE_OPTIONS["flee_walk"]]
     assert flee == "예 (가정)" and "가정" in q.bf_melee_options().note
     basis = {k: v[3] for k, v in tc.DICE_SOURCES.items()}
     assert "가정" in basis["blessing_action"] and "가정" in basis["blessing_injury"]

@@ -85,6 +85,10 @@ INSTANCES = {
     "damage.Term": lambda: widgets.damage.Term("dice", 1, count=1, sides=6),
     "damage.DamageExpr": lambda: widgets.damage.parse_damage("1D6+1+DB"),
     "underface.CheckSettings": lambda: uf.CheckSettings(),
+    "grid.FlightMap": lambda: grid.flight_map(TERRAIN, (0, 0), 30),
+    "notation.Roll": lambda: widgets.notation.parse("2D6+1>=7"),
+    "notation.Sum": lambda: widgets.notation.parse_expression("2D6+1"),
+    "notation.Comparison": lambda: widgets.notation.parse("2D6>=7").comparison,
 }
 
 
@@ -163,6 +167,20 @@ EXTRA_BASE: dict[str, dict] = {
                                   "spoils_rolls": 0},
     "hunters_moon.PlottedPC": {"name": "A", "plot": 2, "tie_roll": 3},
     "hunters_moon.PlacedThreat": {"name": "X", "paragraph": 2},
+    "bfrpg.MoveOptions.parting_shots": {"square": (1, 1)},
+    "bfrpg.MoveOptions.walked": {"square": (1, 1)},
+    "grid.FlightMap": _fields(INSTANCES["grid.FlightMap"]),
+    "grid.FlightMap.feet": {"square": (2, 2)},
+    "grid.FlightMap.foes": {"square": (2, 2)},
+    "grid.FlightMap.path_to": {"square": (2, 2)},
+    "grid.Terrain.foes_next_to": {"square": (5, 4)},
+    "grid.Terrain.foes_of": {"mask": 1},
+    "limits.check_expression_work": {"keep_work_total": 1000, "product_bits_total": 1000},
+    "notation.Comparison": {"operator": ">=", "target": 7},
+    "notation.Comparison.holds": {"total": 7},
+    "notation.Constant": {"value": 3},
+    "notation.Dice": {"count": 2, "sides": 6},
+    "notation.Divided": {"part": widgets.notation.parse_expression("1D6"), "divisor": 2},
 }
 
 #: Public callables with no integer-like parameter (text, flags, distributions, lists, terrains).
@@ -187,6 +205,10 @@ NO_INTEGER = {
     "underface.CheckSettings.rows", "underface.turn_order", "underface.ranged_defence",
     "hunters_moon.StatusRule", "hunters_moon.success_chance", "hunters_moon.bound_round_end_loss",
     "hunters_moon.flying_damage", "hunters_moon.diving_auto_hit", "hunters_moon.round_order",
+    "hunters_moon.can_target_threat", "dice.groups_product_bits", "grid.walk_feet",
+    "notation.Named", "notation.Roll", "notation.Roll.dist", "notation.Roll.odds", "notation.Sum",
+    "notation.Sum.bounds", "notation.Sum.dist", "notation.distribution", "notation.parse",
+    "notation.parse_expression", "notation.roll_odds",
 }
 
 #: Public classes that are not calls of this library's own code.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from widgets import hunters_moon as hm
+from widgets.views import labels
 from widgets.views import format as fmt
 from widgets.views import hunters_moon as views
 
@@ -33,7 +34,7 @@ def test_check_and_destroy_widgets_follow_the_library(offline_page):
     shown = offline_page.visible_text("hm-check")
     odds = hm.check_odds(8, 6)
     for key in hm.OUTCOMES:
-        assert f"{hm.OUTCOME_KO[key]}\t{fmt.prob(odds[key])}" in shown
+        assert f"{labels.HM_OUTCOMES[key]}\t{fmt.prob(odds[key])}" in shown
     offline_page.set_value("hm-destroy-might", 3)
     offline_page.set_value("hm-destroy-defence", 10)
     offline_page.set_value("hm-destroy-weapon_power", 2)

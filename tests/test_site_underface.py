@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from widgets import underface as uf
+from widgets.views import labels
 from widgets.views import format as fmt
 from widgets.views import underface as views
 
@@ -122,7 +123,7 @@ def test_range_movement_and_recovery_widgets(offline_page):
     assert "닿지 않음" in offline_page.visible_text("uf-range")
     offline_page.set_value("uf-move-distance", 20)
     shown = offline_page.visible_text("uf-move")
-    assert uf.MOVE_LABELS[uf.movement(20, 8)] in shown
+    assert labels.UF_MOVES[uf.movement(20, 8)] in shown
     assert fmt.prob(uf.check_odds(60, hard=True)["special"]) in shown
     offline_page.set_value("uf-firstaid-attempts", 3)
     offline_page.set_value("uf-firstaid-hp", -5)

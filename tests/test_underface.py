@@ -267,7 +267,7 @@ def test_check_odds_match_d100(settings_name, skill, hard, penalty):
         counts["special" if special else "success" if ok else
                "fumble" if roll >= s.fumble_from else "failure"] += 1
     got = check_odds(skill, hard=hard, penalty=penalty, settings=s)
-    assert got == {k: Fraction(counts[k], 100) for k in uf.CHECK_LABELS}
+    assert got == {k: Fraction(counts[k], 100) for k in uf.CHECK_RESULTS}
     assert sum(got.values()) == 1
 
 
@@ -369,7 +369,7 @@ def test_movement_walk_up_to_mov_run_up_to_three_mov(mov, factor):
     distance = factor * mov if mov else factor
     expected = "walk" if distance <= mov else "run" if distance <= 3 * mov else "too_far"
     assert movement(distance, mov) == expected
-    assert movement(distance, mov) in uf.MOVE_LABELS
+    assert movement(distance, mov) in uf.MOVES
 
 
 @pytest.mark.parametrize("name", list(RANGED_WEAPONS))

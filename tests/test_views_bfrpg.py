@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from widgets import bfrpg as bf
+from widgets.views import labels
 from widgets.errors import RuleInputError
 from widgets.grid import Terrain, least_rear_attackers, rear_arc, visible_squares
 from widgets.limits import MAX_FLIGHT_WORK
@@ -218,7 +219,7 @@ def test_explorer_status_lines_come_from_the_library():
         assert f"걷기 {r}피트까지" in line
         assert f"달리기 {bf.running_rate(r)}피트까지" in line
         assert f"근접 이동·전투 철수 {bf.half_move(r)}피트까지" in line
-    assert data["optionsKo"] == bf.OPTIONS_KO
+    assert data["optionsKo"] == labels.BF_MOVE_OPTIONS
     # the grid markup the page builds starts with the same container as Python's
     w, h = 16, 12
     assert data["openTag"].replace("{w}", str(w)).replace("{h}", str(h)) == views.grid_open_tag("bf-grid", w, h)

@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from widgets import hunters_moon as hm
+from widgets.views import labels
 from widgets.dice import dice_sum
 from widgets.views.live import BAND_COLORS
 from widgets.views import format as fmt
@@ -37,7 +38,7 @@ def test_check_entries_equal_the_library():
         odds = hm.check_odds(mod, target)
         rows = table_rows(entry["h"])
         for key in hm.OUTCOMES:
-            assert [hm.OUTCOME_KO[key], fmt.prob(odds[key])] in rows
+            assert [labels.HM_OUTCOMES[key], fmt.prob(odds[key])] in rows
         assert esc(fmt.prob(hm.success_chance(odds))) in entry["h"]
         two = dice_sum(2, 6).probabilities()
         assert entry["x"] == list(two) and entry["t"] == [fmt.prob(p) for p in two.values()]

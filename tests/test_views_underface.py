@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from widgets import underface as uf
+from widgets.views import labels
 from widgets.damage import DB_OPTIONS, parse_damage
 from widgets.ranges import RangeBands
 from widgets.views import format as fmt
@@ -164,7 +165,7 @@ def test_movement_range_armor_recovery_entries():
     for key, entry in move.items():
         mov, dist, skill = map(int, key.split("|"))
         kind = uf.movement(dist, mov)
-        assert html.escape(uf.MOVE_LABELS[kind]) in entry["h"]
+        assert html.escape(labels.UF_MOVES[kind]) in entry["h"]
         if kind != "too_far":
             assert entry["t"] == [fmt.prob(p) for p in
                                   uf.check_odds(skill, hard=kind == "run").values()]
@@ -263,7 +264,7 @@ def test_jupyter_range_and_movement_free_values():
     inputs, out = _boxes(views.movement_widget())
     inputs["mov"].value = 7
     inputs["distance"].value = 21
-    assert html.escape(uf.MOVE_LABELS[uf.movement(21, 7)]) in out.value
+    assert html.escape(labels.UF_MOVES[uf.movement(21, 7)]) in out.value
 
 
 # --- tables from the library data, settings, worked examples, notebook -----------------------

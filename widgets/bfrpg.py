@@ -254,19 +254,10 @@ def half_move(rate: object) -> int:
     return check_rate(rate) // 2
 
 
-#: Movement options for one destination square, with the reader-facing Korean.
-OPTIONS_KO: Mapping[str, str] = MappingProxyType({
-    "start": "제자리",
-    "walk": "걸은 뒤 공격 가능",
-    "run": "달리기 (공격 불가)",
-    "melee_move": "근접 이동: 근접전을 유지하며 이동 속도의 절반, 공격 가능",
-    "withdraw": "전투 철수: 이동 속도의 절반, 공격 가능",
-    "flee_walk": "도주 (걷기): 분리 사격 +2를 받음",
-    "flee_run": "도주 (달리기): 분리 사격 +2를 받음, 공격 불가",
-    "out": "닿지 않음",
-    "pass": "아군 칸: 지나갈 수만 있음",
-    "blocked": "들어갈 수 없음 (벽 또는 적)",
-})
+#: Movement options for one destination square (their Korean words are the views':
+#: ``widgets.views.labels.BF_MOVE_OPTIONS``).
+MOVE_OPTIONS: tuple[str, ...] = ("start", "walk", "run", "melee_move", "withdraw", "flee_walk",
+                                 "flee_run", "out", "pass", "blocked")
 _CAN_ATTACK = frozenset({"start", "walk", "melee_move", "withdraw", "flee_walk"})
 
 
@@ -276,7 +267,7 @@ def can_attack_after(option: object) -> bool:
     >>> can_attack_after("withdraw"), can_attack_after("run")
     (True, False)
     """
-    if not isinstance(option, str) or option not in OPTIONS_KO:
+    if not isinstance(option, str) or option not in MOVE_OPTIONS:
         raise RuleInputError(f"unknown movement option {shown(option)}",
                              f"알 수 없는 이동 방식입니다 (입력값: {shown(option)}).")
     return option in _CAN_ATTACK
@@ -322,7 +313,7 @@ class MoveOptions:
         return self.terrain.is_engaged(self.start)
 
     def option(self, square: Square) -> str:
-        """The option (a key of :data:`OPTIONS_KO`) that reaches ``square``.
+        """The option (one of :data:`MOVE_OPTIONS`) that reaches ``square``.
 
         >>> scene_options("doughbert_melee").option((1, 1))
         'run'
@@ -654,7 +645,7 @@ def scene_rear_attackers(key: object) -> tuple[int, tuple[str, ...], tuple[str, 
 
 __all__ = [
     "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "INTO_MELEE_PENALTY", "COVER_PENALTY_RANGE",
-    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MovementRow", "OPTIONS_KO",
+    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "MovementRow",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "steps_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",

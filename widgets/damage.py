@@ -269,12 +269,8 @@ def hp_after(loss: "Dist | int", current_hp: int) -> Dist:
     return _dist_arg(loss).map(lambda d: current_hp - d)
 
 
-#: Korean labels of the :func:`hp_states` keys.
-HP_STATE_LABELS: dict[str, str] = {
-    "standing": "버팀 (HP 1 이상)",
-    "unconscious": "기절 (HP 0 이하)",
-    "at_death_threshold": "사망 임계 이하",
-}
+#: The keys of :func:`hp_states` (their Korean words: ``widgets.views.labels.HP_STATES``).
+HP_STATES: tuple[str, ...] = ("standing", "unconscious", "at_death_threshold")
 
 
 def hp_states(loss: "Dist | int", current_hp: int, death_threshold: int) -> dict[str, Fraction]:

@@ -38,7 +38,6 @@ DIVING_ACHIEVEMENT = 6           # 잠수: an auto-hit counts as achievement 6 w
 OUT_OF_RANGE_DAMAGE_BONUS = 0
 
 OUTCOMES = ("fumble", "failure", "success", "special")
-OUTCOME_KO = {"fumble": "펌블", "failure": "실패", "success": "성공", "special": "스페셜"}
 
 # --- input bounds (sanity limits so every call stays small; not rules) ---------------------
 MAX_VALUE = 100       # abilities, modifiers, achievement values

@@ -31,7 +31,7 @@ and ``/`` divide, ``≥``/``≧`` and ``≤``/``≦`` compare)::
   that is not this).
 
 Not supported, and refused with a Korean message that names what was typed
-(:data:`UNSUPPORTED_KO` says it for the page): exploding dice (``!``, Foundry's ``x``),
+(``widgets.views.dice_calc.UNSUPPORTED_KO`` says it for the page): exploding dice (``!``, Foundry's ``x``),
 rerolls (``r``, ``ro``), counting successes die by die (BCDice's ``B`` dice, Foundry's ``cs``),
 BCDice's ``R`` and ``U`` dice, ``D66`` and game commands (``CC``…), multiplication (``*``,
 ``×``), powers, "not equal" (``<>``, ``!=``), decimals, several rolls at once, comments.
@@ -296,54 +296,13 @@ def roll_odds(text: str) -> dict[str, Fraction]:
 
 
 # --- what the page can show ---------------------------------------------------------------
-#: The notation, one row per feature: (how it is written, what it means), in Korean.
-GRAMMAR_KO: tuple[tuple[str, str], ...] = (
-    ("2D6, D20", "주사위 개수와 면 수. 개수를 빼면 1개입니다(D20 = 1D20)."),
-    ("D%, 1D100", "백분위 주사위(1부터 100까지)."),
-    ("2D6+1D4-1", "주사위와 정수를 더하고 뺍니다."),
-    ("4D6KH3, 2D20KL1", "높은(KH) 또는 낮은(KL) 주사위를 그 개수만큼 남깁니다. 개수를 빼면 1개, K만 쓰면 KH입니다."),
-    ("4D6DL1, 4D6DH1", "낮은(DL) 또는 높은(DH) 주사위를 그 개수만큼 버립니다(4D6DL1 = 4D6KH3)."),
-    ("1D6÷2, 1D6/2, (1D6+1D4)/2",
-     "나눈 뒤 올림합니다(언더페이스 방식). 주사위 항이나 괄호로 묶은 식에 한 번 씁니다. "
-     "BCDice의 /는 버림이라 값이 다를 수 있습니다."),
-    ("1D100<=45, 3D6>=10, 2D6+3>9, 1D20=20",
-     "끝에 비교를 하나 붙이면 합계가 그 조건을 만족할 확률(성공)과 아닐 확률(실패)을 셉니다. "
-     "쓸 수 있는 비교는 >=, <=, >, <, = 입니다."),
-    ("１Ｄ６＋１, ≥, ≤, −", "대문자·소문자, 띄어쓰기, 전각 문자, ≥·≤·− 기호를 가리지 않고 읽습니다."),
-)
-
-#: What the calculator does not compute, for the page (each is refused with a message naming it).
-UNSUPPORTED_KO = (
-    "지원하지 않는 표기: 폭발 주사위(!, x), 다시 굴리기(r, ro, BCDice의 R 주사위), "
-    "주사위마다 성공 세기(BCDice의 B 주사위, Foundry의 cs·cf), 최솟값·최댓값 바꾸기(min, max), "
-    "정렬(sa, sd), BCDice의 U 주사위, D66, 페이트 주사위(dF), 게임 전용 명령(CC, CHOICE 등), "
-    "비밀 굴림(S), 곱하기(*, ×), 거듭제곱(^), 같지 않음 비교(<>, !=), 반올림(/2R), 소수, "
-    "묶음 굴림이나 꼬리표([ ], { }), 캐릭터 값 참조(@), 반복 굴림(#), 여러 식을 한 번에(쉼표), "
-    "설명 글. 이런 표기를 넣으면 어느 글자의 무엇을 지원하지 않는지 알려 줍니다. 비교는 BCDice처럼 "
-    "합계와 합니다(Roll20의 3d6>4처럼 주사위마다 세지 않습니다). 나누기는 언제나 올림입니다"
-    "(BCDice의 /는 버림)."
-)
-
-
-class Example(NamedTuple):
-    """A roll a GM of one of the book's games would type, with what it asks (Korean)."""
-
-    game: str
-    text: str
-    note_ko: str
-
-
-#: One or two rolls per game of the book (the bench times them against icepool; the tests check
-#: each comparison against the game's own module where a plain comparison is the rule).
-EXAMPLES: tuple[Example, ...] = (
-    Example("trench_crusade", "4D6KH2", "트렌치 크루세이드: +2 DICE 성공 굴림(주사위 4개 중 높은 2개)"),
-    Example("bfrpg", "1d20+3>=15", "베이식 판타지: 명중 보너스 +3으로 AC 15를 맞힐 확률"),
-    Example("pf2e", "1d20+9>=25",
-            "패스파인더 2판: 공격 +9로 AC 25 이상(성공 이상). 대성공·대실패 단계는 패스파인더 장의 도구로 보세요."),
-    Example("underface", "1D8+1D4", "언더페이스: 1D8 무기에 DB +1D4를 더한 피해"),
-    Example("underface", "1D6÷2", "언더페이스: 절반 피해(1D6÷2, 올림)"),
-    Example("underface", "1D100<=45", "언더페이스: 기능 45%로 성공할 확률"),
-    Example("hunters_moon", "2D6+3>=9", "헌터스 문: 2D6 + 3으로 목표치 9 이상"),
+#: The rolls the book's examples type, one or two per game: (game, text). Their Korean notes, the
+#: grammar and what is not supported are the calculator page's words
+#: (:mod:`widgets.views.dice_calc`).
+EXAMPLES: tuple[tuple[str, str], ...] = (
+    ("trench_crusade", "4D6KH2"), ("bfrpg", "1d20+3>=15"), ("pf2e", "1d20+9>=25"),
+    ("underface", "1D8+1D4"), ("underface", "1D6÷2"), ("underface", "1D100<=45"),
+    ("hunters_moon", "2D6+3>=9"),
 )
 
 
@@ -356,7 +315,7 @@ _SIGNS = {"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "⁄": "/"
           "≥": ">=", "≧": ">=", "⩾": ">=", "≤": "<=", "≦": "<=", "⩽": "<="}
 
 #: Markers of other dice bots' features, read where they may stand: (normalised text, English
-#: name, Korean name); every Korean name is in :data:`UNSUPPORTED_KO`. Longest first.
+#: name, Korean name); every Korean name is in ``widgets.views.dice_calc.UNSUPPORTED_KO``. Longest first.
 _ANYWHERE = (("!=", "not equal", "같지 않음 비교"), ("<>", "not equal", "같지 않음 비교"),
              ("!", "exploding dice", "폭발 주사위"), ("*", "multiplication", "곱하기"),
              ("×", "multiplication", "곱하기"), ("^", "powers", "거듭제곱"),

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Iterable, Literal
 
 from . import limits
-from .damage import (HP_STATE_LABELS, DamageExpr, after_armor, divide_up, from_probabilities,
+from .damage import (HP_STATES, DamageExpr, after_armor, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
 from .datafiles import read_csv
@@ -193,7 +193,7 @@ def hit_hp_states(weapon: str, hp: int, max_hp: int, armor: str | int = 0,
                   db: "Dist | str | None" = "0", special: bool = False) -> dict[str, Fraction]:
     """Odds of standing / unconscious / at or below the death threshold after one hit.
 
-    Keys and Korean labels as in ``damage.HP_STATE_LABELS``.
+    Keys as in ``damage.HP_STATES``.
 
     >>> hit_hp_states("그레이트 소드", hp=4, max_hp=11)["standing"]
     Fraction(0, 1)
@@ -310,8 +310,8 @@ def _winner(attack: tuple[bool, bool, int], defense: tuple[bool, bool, int]) -> 
     return "both_fail"
 
 
-#: Korean labels of the :func:`check_odds` keys.
-CHECK_LABELS = {"special": "스페셜", "success": "보통 성공", "failure": "보통 실패", "fumble": "펌블"}
+#: The results of one check (their Korean words: ``widgets.views.labels.UF_CHECKS``).
+CHECK_RESULTS: tuple[str, ...] = ("special", "success", "failure", "fumble")
 
 
 def check_odds(skill: int, *, hard: bool = False, penalty: str | int = 0,
@@ -461,12 +461,8 @@ def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> 
     return [c for c in order if c.name not in waiting] + [c for c in order if c.name in waiting]
 
 
-#: Korean labels of the :func:`movement` results.
-MOVE_LABELS = {
-    "walk": "걷기: 평소대로 행동",
-    "run": "달리기: 다음 자신의 턴까지 방어를 포함한 모든 행동이 어려움 난이도",
-    "too_far": "한 턴에 갈 수 없는 거리 (MOV×3미터 초과)",
-}
+#: The results of :func:`movement` (their Korean words: ``widgets.views.labels.UF_MOVES``).
+MOVES: tuple[str, ...] = ("walk", "run", "too_far")
 
 
 def movement(distance: float, mov: int) -> str:
@@ -573,8 +569,8 @@ def first_aid(current_hp: int, skill: int, attempts: int = 1, *, hard: bool = Fa
 
 
 __all__ = [
-    "ARMOR", "CHECK_LABELS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HP_STATE_LABELS",
-    "MELEE_WEAPONS", "MOVE_LABELS", "NATURAL_RECOVERY", "OUTCOME_LABELS", "PHYSICAL_CHECKS",
+    "ARMOR", "CHECK_RESULTS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HP_STATES",
+    "MELEE_WEAPONS", "MOVES", "NATURAL_RECOVERY", "OUTCOME_LABELS", "PHYSICAL_CHECKS",
     "RANGED_WEAPONS", "RANGE_LABELS", "SHIELDS", "WEAPONS", "Armor", "Character",
     "CheckSettings", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
     "death_threshold", "effective_target", "first_aid", "hit_hp_states", "hp_after_hit",

@@ -22,6 +22,7 @@ from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_
 from ..limits import MAX_FLIGHT_WORK
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
+from . import labels
 from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle,
                    widget_factory)
 from .static_page import _DIV_CSS, lazy_html
@@ -216,7 +217,7 @@ class GridResult:
         w, ch, opt, feet = self.layout.width, self.layout.codes[i], self.options[i], self.feet[i]
         num = self.enemy_numbers
         what = (f"{SQUARE_NAMES['e']}{num[i]}" if ch == "e" else SQUARE_NAMES["@"] if ch == "@"
-                else bf.OPTIONS_KO[opt])
+                else labels.BF_MOVE_OPTIONS[opt])
         parts = [f"열 {i % w}, 행 {i // w}", what]
         if feet >= 0 and ch != "@":
             parts.append(f"{feet}피트")
@@ -407,7 +408,7 @@ class GridExplorer:
                 "codes": TOOL_CODE,
                 # the status line per movement rate, from the library (no arithmetic on the page)
                 "status": {str(r): status_html(r) for r in sorted(rates)},
-                "optionsKo": dict(bf.OPTIONS_KO),
+                "optionsKo": dict(labels.BF_MOVE_OPTIONS),
                 "names": SQUARE_NAMES,
                 "messages": GRID_MESSAGES,
                 "maxWork": MAX_FLIGHT_WORK,
@@ -710,7 +711,7 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
         rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"),
                      f"이동 속도 {s.rate}피트" + (f", 원문 {m.feet}피트" if m.feet is not None and m.exact
                                              else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
-                     f"{bf.OPTIONS_KO[opts.option(m.square)]}, " + move_feet_text(opts, m.square)
+                     f"{labels.BF_MOVE_OPTIONS[opts.option(m.square)]}, " + move_feet_text(opts, m.square)
                      + shooters_text(s, opts.parting_shots(m.square))))
     return rows
 
@@ -835,11 +836,11 @@ def _area_grid(size: int, cells: dict[Square, tuple[str, str]]) -> str:
 
 def legend_html_for(options) -> str:
     """Colour swatches for some move options (labels from the library)."""
-    labels = {"start": "출발", "walk": fmt.korean_only(bf.OPTIONS_KO["walk"]),
-              "run": fmt.korean_only(bf.OPTIONS_KO["run"])}
+    names = {"start": "출발", "walk": fmt.korean_only(labels.BF_MOVE_OPTIONS["walk"]),
+             "run": fmt.korean_only(labels.BF_MOVE_OPTIONS["run"])}
     return "<p>" + " ".join(
         f'<span style="display:inline-block;width:0.9em;height:0.9em;background:{OPTION_COLORS[o]};'
-        f'vertical-align:middle;margin:0 0.3em 0 0.6em"></span>{html.escape(labels[o])}'
+        f'vertical-align:middle;margin:0 0.3em 0 0.6em"></span>{html.escape(names[o])}'
         for o in options) + "</p>"
 
 
@@ -1005,7 +1006,7 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
         def cost(m) -> str:
             return "" if opts.feet(m.square) is None else move_feet_text(opts, m.square)
         rows = [[f"{fmt.korean_only(m.label)} {m.square}",
-                 bf.OPTIONS_KO[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
+                 labels.BF_MOVE_OPTIONS[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
                  cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
                 for m in s.marks]
         return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "

@@ -13,6 +13,7 @@ from fractions import Fraction
 from .. import dice
 from .. import hunters_moon as hm
 from . import format as fmt
+from . import labels
 from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
 from .table import Table, number_cell
 
@@ -27,11 +28,11 @@ OUTCOME_AXIS = "판정 결과"
 
 
 def _outcome_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
-    return [(hm.OUTCOME_KO[k], odds[k]) for k in hm.OUTCOMES]
+    return [(labels.HM_OUTCOMES[k], odds[k]) for k in hm.OUTCOMES]
 
 
 def _outcome_bars(odds: dict[str, Fraction]) -> Bars:
-    return Bars.outcomes({k: odds[k] for k in hm.OUTCOMES}, hm.OUTCOME_KO, _OUTCOME_BAND, start=0)
+    return Bars.outcomes({k: odds[k] for k in hm.OUTCOMES}, labels.HM_OUTCOMES, _OUTCOME_BAND, start=0)
 
 
 def dist_text(dist) -> str:
@@ -72,7 +73,7 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
         uid, [number("modifier", "더하는 값 (능력치 + 수정)", -2, 8, 2),
               number("target", "목표치", 5, 14, 9)],
         compute, title="판정 확률 (보충 규칙: 12 스페셜·2 펌블)", x_label="주사위 두 개의 눈 합 (수정 전)",
-        legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
+        legend=tuple((_OUTCOME_BAND[k], labels.HM_OUTCOMES[k]) for k in hm.OUTCOMES))
 
 
 # --- 2. recon -----------------------------------------------------------------------------------
@@ -281,7 +282,7 @@ def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
               number("ability", "카드의 「판정」란 능력치 (PC 값)", 0, 4, 2),
               number("attack_value", "위협의 【공격치】", 6, 10, 8, step=2)],
         compute, title="술식 방해: 할 수 있는가, 성공할까 (방해판정은 가정 모델)", x_label=OUTCOME_AXIS,
-        legend=tuple((_OUTCOME_BAND[k], hm.OUTCOME_KO[k]) for k in hm.OUTCOMES))
+        legend=tuple((_OUTCOME_BAND[k], labels.HM_OUTCOMES[k]) for k in hm.OUTCOMES))
 
 
 @widget_factory

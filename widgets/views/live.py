@@ -500,6 +500,8 @@ def rebuild(origin: dict) -> "LiveWidget":
     >>> rebuild(dice_pool_widget().origin).uid
     'dice-pool'
     """
+    if not isinstance(origin, dict):
+        raise ValueError("no origin: the widget was not made by a declared factory")
     module, name = origin["module"], origin["factory"]
     if not isinstance(module, str) or not module.startswith("widgets.views."):
         raise ValueError("widgets are made by widgets.views modules only")

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from .. import dice, hunters_moon as hm, pf2e, trench_crusade as tc, underface as uf
 from . import format as fmt
+from . import labels
 from .live import Bars, LiveWidget, Shown, select, toggle, widget_factory
 from .table import Table
 
@@ -195,7 +196,7 @@ def hunters_moon_widget(uid: str = "om-hm") -> LiveWidget:
         for raw, p in coeffs.items():
             got[hm.check_outcome(raw, modifier, target)] += p
         library = hm.check_odds(modifier, target)
-        rows = [(hm.OUTCOME_KO[k], got[k], library[k]) for k in hm.OUTCOMES]
+        rows = [(labels.HM_OUTCOMES[k], got[k], library[k]) for k in hm.OUTCOMES]
         text = ("<p>수정을 더하기 전의 눈 합이 펌블과 스페셜을 정하므로 보정치를 곱하지 않은 생성함수를 씁니다. "
                 f"x²의 계수가 펌블, x¹²의 계수가 스페셜이고, 나머지 항은 지수 + {modifier} ≥ {target}이면 "
                 "성공입니다(보충 규칙).</p>" + mathml(_sympy().expand(gf)) + _compare(rows))

@@ -16,6 +16,7 @@ from .. import trench_crusade as tc
 from .. import underface as uf
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
+from . import labels
 from .table import Table
 
 
@@ -172,7 +173,7 @@ def bf_melee_options() -> RefTable:
     keys = ("walk", "run", "melee_move", "withdraw", "flee_walk", "flee_run")
     reading = {"flee_walk": " (가정)"}
     return RefTable("이동 방식과 공격", ["이동 방식", "같은 라운드에 공격"],
-                    [[bf.OPTIONS_KO[k], ("예" if bf.can_attack_after(k) else "아니요") + reading.get(k, "")]
+                    [[labels.BF_MOVE_OPTIONS[k], ("예" if bf.can_attack_after(k) else "아니요") + reading.get(k, "")]
                      for k in keys],
                     "가정: 원문은 도주한 전투원이 공격할 수 있는지 정하지 않습니다. 이 책은 걸어서 도주했다면 "
                     "걷기처럼 공격할 수 있고, 달려서 도주했다면 달리기처럼 공격할 수 없다고 봅니다. "

@@ -12,6 +12,7 @@ from .. import underface as uf
 from ..damage import DB_OPTIONS
 from ..ranges import RangeBands
 from . import format as fmt
+from . import labels
 from .live import Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
 from .table import Table, number_cell
 from ..damage import parse_damage
@@ -100,11 +101,11 @@ _CHECK_BAND = {"special": "critical", "success": "success", "failure": "failure"
 
 
 def _check_bars(odds: dict[str, Fraction]) -> Bars:
-    return Bars.outcomes(odds, uf.CHECK_LABELS, _CHECK_BAND)
+    return Bars.outcomes(odds, labels.UF_CHECKS, _CHECK_BAND)
 
 
 def _check_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
-    return [(uf.CHECK_LABELS[k], p) for k, p in odds.items()]
+    return [(labels.UF_CHECKS[k], p) for k, p in odds.items()]
 
 
 @widget_factory
@@ -136,7 +137,7 @@ def movement_widget(uid: str = "uf-move") -> LiveWidget:
     """Walk or run: the kind of move, and the next action's odds (hard after running)."""
     def compute(mov, distance, skill):
         kind = uf.movement(distance, mov)
-        text = f"<p>MOV {mov}, 이동 {distance}m → <b>{_E(uf.MOVE_LABELS[kind])}</b></p>"
+        text = f"<p>MOV {mov}, 이동 {distance}m → <b>{_E(labels.UF_MOVES[kind])}</b></p>"
         if kind == "too_far":
             return Shown(text)
         odds = uf.check_odds(skill, hard=kind == "run")
@@ -315,7 +316,7 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
         compute, title="피해와 방어구", x_label="HP 감소량")
 
 
-#: Short table labels of the HP widget (the full ones, ``HP_STATE_LABELS``, stand in the text).
+#: Short table labels of the HP widget (the full ones, ``labels.HP_STATES``, stand in the text).
 HP_SHORT = {"standing": "버팀", "unconscious": "기절", "at_death_threshold": "사망 임계 이하"}
 
 
@@ -476,6 +477,7 @@ _HARD_CHOICES = {"divide": "목표치 절반 (올림, 기본값)", "penalty": "�
 _MARGIN_CHOICES = {"target_minus_roll": "목표치 − 굴린 값 (기본값)", "roll": "굴린 값이 큰 쪽"}
 
 
+@widget_factory
 def settings_widget(uid: str = "uf-settings") -> LiveWidget:
     """The assumed check settings (``uf.CheckSettings``) as controls: a GM whose table plays
     fumbles, specials, hard difficulty or the success margin differently sees what that does to

@@ -15,10 +15,10 @@ from .. import hunters_moon as hm
 from .. import pf2e
 from .. import trench_crusade as tc
 from .. import underface as uf
-from ..damage import HP_STATE_LABELS
 from ..errors import require_bool, require_int
 from ..grid import Terrain
 from . import format as fmt
+from . import labels
 from .format import josa
 from .live import LiveWidget, Shown, number, toggle, widget_factory
 from .pf2e import RANK_CHOICES
@@ -180,7 +180,7 @@ def bf_round(diagonal: int = 3) -> WorkedRound:
         steps.append(("이동:", "그 칸에는 이번 라운드에 닿지 못합니다."))
         return WorkedRound("다가가서 쏘기", steps, numbers)
     steps.append(("이동:", f"대각선 {diagonal}칸은 5/10피트를 번갈아 세어 {moved}피트입니다. "
-                           f"{bf.OPTIONS_KO[option]}."))
+                           f"{labels.BF_MOVE_OPTIONS[option]}."))
     if not bf.can_attack_after(option):
         steps.append(("결과:", "달렸으므로 이번 라운드에는 쏠 수 없습니다. 다가가는 것으로 라운드가 끝납니다."))
         return WorkedRound("다가가서 쏘기", steps, numbers)
@@ -295,7 +295,7 @@ def uf_round(skill: int = 50) -> WorkedRound:
     steps = [("의도 선언:", f"가람(숏소드 기능 {skill}, DB {UF_DB})이 \"탁자를 돌아 들어가 칼을 휘두르겠다\"고 "
                            f"말합니다. 상대 다온은 지난 라운드에 다쳐 HP가 {UF_HP} 남았고, {josa(UF_ARMOR, '을/를')} 입었으며 "
                            f"회피 기능은 {UF_DODGE}입니다."),
-             ("이동:", f"MOV {UF_MOV}인 가람이 {UF_MOVED}미터를 움직입니다. {uf.MOVE_LABELS[move]}."),
+             ("이동:", f"MOV {UF_MOV}인 가람이 {UF_MOVED}미터를 움직입니다. {labels.UF_MOVES[move]}."),
              ("명중 판정:", f"가람은 {skill}, 다온은 {UF_ARMOR}의 불이익을 뺀 {josa(dodge_target, '을/를')} 목표로 D100을 "
                            "굴리는 대항 판정입니다(판정 설정은 가정). "
                            + _odds_line([(uf.OUTCOME_LABELS[k], p) for k, p in odds.items()]) + "."),
@@ -304,7 +304,7 @@ def uf_round(skill: int = 50) -> WorkedRound:
                       f"최대 {normal.max}. 스페셜 명중이면 숏소드의 최대 피해에 DB를 굴려 더하므로 "
                       f"{special.min}~{special.max}입니다."),
              ("맞은 뒤:", f"보통 명중을 맞은 다온의 상태: "
-                        + _odds_line([(HP_STATE_LABELS[k], p) for k, p in after.items()]) + "."),
+                        + _odds_line([(labels.HP_STATES[k], p) for k, p in after.items()]) + "."),
              ("결과:", f"예를 들어 가람이 {UF_ATTACK_ROLL}(목표치 {attack_target}), 다온이 {UF_DODGE_ROLL}"
                       f"(목표치 {dodge_target})을 굴렸다면 결과는 「{uf.OUTCOME_LABELS[rolled]}」입니다. {then}")]
     return WorkedRound(f"{josa(f'숏소드 기능 {skill}', '으로/로')} 회피하는 상대를 칠 때", steps,
@@ -396,7 +396,7 @@ def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
                       "나와야 격파합니다.")
                    + f" 격파 확률 {fmt.prob(destroy.destroy)}, 격파하면 본체 【생명력】 −{destroy.body_loss}.")
         pc_result = (f"명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
-                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
+                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {labels.HM_OUTCOMES[hit]}입니다."
                      + ((f" {josa(f'데미지 {dealt.min}', '으로/로')}"
                          + (" 「발톱」을 격파합니다." if destroyed else "는 격파하지 못합니다."))
                         if hit_ok else ""))
@@ -410,7 +410,7 @@ def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
                    f"{fmt.prob(1 - loss.probability(0))}. 데미지는 {add}이고, 맞히면 본체 【생명력】이 그만큼 줄어듭니다"
                    f"(스페셜이면 달성치만큼 더).")
         pc_result = (f"명중판정 주사위가 {_ira(' + '.join(map(str, HM_HIT_DICE)))}면 달성치 "
-                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {hm.OUTCOME_KO[hit]}입니다."
+                     f"{josa(sum(HM_HIT_DICE) + HM_MIGHT, '으로/로')} {labels.HM_OUTCOMES[hit]}입니다."
                      + (f" 본체 【생명력】 −{dealt.min}." if hit_ok else ""))
     acts = not (pc_first and destroyed)
     placed_now = ("카드가 아직 없으므로 「발톱」을 미행동으로 놓고, " if state == "unplaced" or
@@ -420,7 +420,7 @@ def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
                    f"{fmt.prob(defence['failure'] + defence['fumble'])}. 공격한 「발톱」은 행동완료가 됩니다."
                    + (" (격파당했다면 행동하지 못합니다.)" if pc_first and target == "threat" else ""))
     threat_result = (f"방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
-                     f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(hm.OUTCOME_KO[guard])}"
+                     f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(labels.HM_OUTCOMES[guard])}"
                      + (" 막아 냅니다." if guard in ("success", "special") else
                         f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
                      if acts else "격파된 「발톱」은 행동하지 못합니다.")
