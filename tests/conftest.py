@@ -95,11 +95,18 @@ class OfflinePage:
         box.press("Control+a")
         box.press_sequentially(text, delay=5)
         box.press("Enter")
+        return self.answer_to(uid, control, text)
+
+    def answer_to(self, uid: str, control: str, text: str) -> str:
+        """Wait until the widget has taken ``text`` as the control's value (the page's change
+        events may come a moment after the keys) and shows the answer to it."""
+        self.page.wait_for_function("([uid, c, t]) => { const v = LiveBook.values(uid); "
+                                    "return v !== null && v[c] === t; }", arg=[uid, control, text])
         return self.page.evaluate("(uid) => LiveBook.settled(uid)", uid)
 
-    def type_text(self, uid: str, control: str, text: str) -> str:
-        """Type into a text control's box as a reader would; wait for the answer (as
-        :meth:`type_value`)."""
+    def type_text(self, uid: str, control: str, text: str, paste: bool = False) -> str:
+        """Type into a text control's box as a reader would (or paste it in one go); wait for
+        the answer (as :meth:`type_value`)."""
         index = self.page.evaluate(
             """([uid, control]) => {
                  const d = JSON.parse(document.querySelector(`[data-live="${uid}"] script.live-data`).textContent);
@@ -108,9 +115,12 @@ class OfflinePage:
         box = self.page.locator(f'[data-live="{uid}"] .live-text input').nth(index)
         box.click()
         box.press("Control+a")
-        box.press_sequentially(text, delay=5)
+        if paste:
+            box.fill(text)
+        else:
+            box.press_sequentially(text, delay=5)
         box.press("Enter")
-        return self.page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+        return self.answer_to(uid, control, text)
 
     def number_index(self, uid: str, control: str) -> int:
         """Position of a number control among the widget's number boxes."""

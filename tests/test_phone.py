@@ -75,7 +75,8 @@ TABLES_JS = """() => {
           if (d !== "table-cell") { out.push(name + ": cell shown as " + d); break; }
           if (Math.abs(c.getBoundingClientRect().top - top) > 1) { out.push(name + ": cells not side by side"); break; }
           if (c.scrollWidth > c.clientWidth + 1) out.push(name + ": text runs out of its cell: " + c.textContent.slice(0, 30));
-          if (c.classList.contains("num") && lines(c) > 1) out.push(name + ": number broken: " + c.textContent);
+          if ((c.classList.contains("num") || c.closest("table.cum")) && lines(c) > 1)
+            out.push(name + ": number broken: " + c.textContent);
         }
       }
       const cap = table.querySelector("caption");

@@ -213,8 +213,12 @@ def test_service_worker_lists_every_file_with_its_digest_and_when_to_keep_it():
     files = sw_files()
     groups = {g: {p for p, f in files.items() if f["group"] == g} for g in "apeo"}
     assert groups["p"] == set(site_pages())
-    assert {"searchindex.js", "_static/live.js", "_static/share.js", "_static/offline.js",
-            "_static/bokeh_loader.js", "_static/chrome.css"} <= groups["a"]
+    assert {"_static/live.js", "_static/share.js", "_static/offline.js",
+            "_static/bokeh_loader.js", "_static/chrome.css", "pagefind/pagefind.js",
+            "pagefind/pagefind-entry.json"} <= groups["a"]
+    # the whole search index is kept (each query reads other pieces of it)
+    index = {p for p in files if p.startswith("pagefind/")}
+    assert len(index) > 50 and index <= groups["a"]
     assert sum(p.startswith("_static/bokeh-") for p in groups["a"]) == 2
     assert any(re.fullmatch(r"_static/engine/widgets-\w+\.json", f) for f in groups["e"])
     assert {"_static/pyodide/pyodide.mjs", "_static/pyodide/pyodide.asm.wasm",

@@ -48,7 +48,9 @@ _SKIP_FILES = ("_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js
 ENGINE_DIRS = ("_static/pyodide/", "_static/engine/")
 #: BokehJS: pages load it when a widget nears the screen (widgets/js/bokeh_loader.js), so no tag
 #: names it; every page with a widget needs it to answer from its table
-_LOADED_LATER = re.compile(r"_static/bokeh-[^/]*\.js")
+#: Loaded by pages after they load (BokehJS when a widget nears the screen), or by the search page
+#: as a query needs them: the whole search index is kept, since each query reads other pieces.
+_LOADED_LATER = re.compile(r"_static/bokeh-[^/]*\.js|pagefind/.+|_static/book_search\.(js|css)")
 _IMPORT = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)""")
 _REFERENCE = re.compile(r"<(?:script|link|img|source)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
 THEME_COLOR = "#7a1f1f"

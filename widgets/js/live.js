@@ -328,6 +328,7 @@
 
   function finish(st, seq, type, vals, source) {
     st.shownSeq = seq;
+    st.lastType = type;
     st.el.dispatchEvent(new CustomEvent(type, {detail: {uid: st.uid, values: vals, source}}));
     const waiters = st.waiters;
     st.waiters = [];
@@ -337,7 +338,7 @@
   function settled(uid) {
     const st = widgets[uid];
     if (!st) return Promise.reject(new Error("no widget " + uid));
-    if (st.shownSeq === st.seq) return Promise.resolve("live:answer");
+    if (st.shownSeq === st.seq) return Promise.resolve(st.lastType || "live:answer");
     return new Promise((resolve) => st.waiters.push(resolve));
   }
 

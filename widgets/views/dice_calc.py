@@ -97,7 +97,7 @@ def dice_calculator_widget(uid: str = "dice-calc", default: str = "2D6+3") -> Li
             odds = roll.odds()
             rows = [[strong(f"성공 (합계 {roll.comparison})"), odds["success"]],
                     ["실패", odds["failure"]]] + rows
-        table = Table([], rows, caption="답").html()
+        table = Table([], rows).html()
         return Shown(head + table, Bars.from_dist(dist, _band(roll.comparison)))
 
     return LiveWidget(

@@ -60,16 +60,16 @@ def cumulative_table(values, probabilities, what: str = "값") -> str:
     >>> html_ = cumulative_table((1, 2, 3), (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)), "피해")
     >>> "<summary>피해: N 이상 · N 이하</summary>" in html_, html_.count("<tr>")
     (True, 4)
-    >>> '<td class="num">3/4 (75.00%)</td>' in html_    # 2 이하 = 1/2 + 1/4
+    >>> '<td>3/4 (75.00%)</td>' in html_    # 2 이하 = 1/2 + 1/4
     True
     """
-    from .table import Table, number_cell
+    from .table import Table
     probabilities = [Fraction(p) for p in probabilities]
     rows, below, total = [], Fraction(0), sum(probabilities, Fraction(0))
     for value, p in zip(values, probabilities):
-        rows.append([number_cell(value), total - below, below + p])
+        rows.append([value, total - below, below + p])
         below += p
-    table = Table(["N", "N 이상", "N 이하"], rows, kind="odds cumulative")
+    table = Table(["N", "N 이상", "N 이하"], rows, kind="odds cum", all_numbers=True)
     return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
             f"{table.html()}</details>")
 

@@ -19,7 +19,8 @@ table { word-break: keep-all; overflow-wrap: normal; }
 table.odds { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
 table.odds caption { text-align: left; font-weight: bold; }
-td.num, th.num { white-space: nowrap; }
+td.num, th.num, table.cum :is(td, th) { white-space: nowrap; }
+:host { font-size: 15px; line-height: 1.45; }
 tr.mark > * { font-weight: bold; background: #fff3d6; color: #18191D; }
 details.cumulative { margin: 0.4em 0; }
 details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0; }
@@ -40,7 +41,7 @@ _BOX_CSS = "label { white-space: normal; overflow-wrap: anywhere; }"
 _STALE_CSS = ":host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }"
 
 #: Most bytes of first answers one widget ships; beyond them the engine answers.
-PAGE_DATA_BYTES = 24_000
+PAGE_DATA_BYTES = 32_000
 #: (grid budget, slider reach) tried in turn until a widget's table fits PAGE_DATA_BYTES.
 _TABLE_SIZES = ((160, None), (60, None), (1, None), (1, 12), (1, 6), (1, 3), (1, 1), (1, 0))
 

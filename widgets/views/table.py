@@ -99,6 +99,9 @@ class Table:
     short: int = 0
     #: Rows (by position) drawn highlighted: the reader's current choice.
     marked: tuple[int, ...] = ()
+    #: Every cell is a number (the table's CSS keeps them on one line), so cells carry no class
+    #: of their own: the smallest markup, for the tables an answer repeats for every value.
+    all_numbers: bool = False
 
     def html(self) -> str:
         cap = f"<caption>{html_lib.escape(self.caption)}</caption>" if self.caption else ""
@@ -116,7 +119,7 @@ class Table:
                     cell = Cell(cell.text, strong=i in self.strong_columns,
                                 number=cell.number or len(cell.text) <= self.short)
                 heading = cell.heading if cell.heading is not None else (self.row_heads and i == 0)
-                cls = ' class="num"' if cell.number else ""
+                cls = ' class="num"' if cell.number and not self.all_numbers else ""
                 cells.append(f"<th{cls}>{cell.inner()}</th>" if heading
                              else f"<td{cls}>{cell.inner()}</td>")
             body.append(('<tr class="mark">' if len(body) in self.marked else "<tr>")
