@@ -353,3 +353,23 @@ def test_the_sentence_after_the_rear_attack_example_comes_from_the_library():
     assert "쪽을 보아 피할" not in section  # no hand-written facing left in the prose
     cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "views.rear_claim()" in "".join(c["source"]))
     assert "remove-input" in cell["metadata"]["tags"]
+
+
+def test_jupyter_grid_explorer_reads_sizes_like_a_number_box():
+    """Width and height are text boxes read like every number box: 1e9 is refused in Korean
+    (never 19), a full-width 16 is 16."""
+    box = views.GridExplorer().ipywidget()
+    texts = [c for c in box.children if type(c).__name__ == "Text"]
+    out = box.children[-1]
+    width = next(t for t in texts if t.description == "너비")
+    width.value = "1e9"
+    assert "widget-error" in out.value and "숫자만 넣어 주세요" in out.value
+    width.value = "１６"                 # the demo plan's own width, typed in full width
+    assert "widget-error" not in out.value
+
+
+def test_the_stored_grid_is_a_table_that_needs_no_stylesheet():
+    """Unrun in JupyterLab or on GitHub the explorer shows its plan as a coloured table."""
+    html_ = views.GridExplorer().static_html()
+    placeholder = html_.split('class="live-placeholder">', 1)[1].split('<script', 1)[0]
+    assert placeholder.count("<tr>") == 12 and 'style="background:' in placeholder

@@ -16,15 +16,15 @@ from itertools import combinations, product
 from typing import Mapping
 
 from .. import bfrpg as bf
-from ..errors import RuleInputError
+from ..errors import RuleInputError, particle
 from ..grid import (FACING_KO, Square, Terrain, diagonal_feet, front_arc, least_rear_attackers,
                     rear_arc, visible_squares)
 from ..limits import MAX_FLIGHT_WORK
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
 from . import labels
-from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, number, select, toggle,
-                   widget_factory)
+from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, normalise_typed, number, select,
+                   toggle, widget_factory)
 from .static_page import _DIV_CSS, lazy_html
 from .table import Table, number_cell
 from .trench_crusade import WorkedExamples
@@ -325,9 +325,16 @@ def parse_squares(text: object, what: str = "칸") -> list[Square]:
 
     >>> parse_squares("적: 3,4; 5, 6")
     [(3, 4), (5, 6)]
+    >>> parse_squares("３,４")      # full-width digits, as a Korean keyboard types them
+    [(3, 4)]
     """
     if not isinstance(text, str):
-        raise RuleInputError("squares must be text", f"{what}은(는) '열,행; 열,행' 글로 주세요.")
+        raise RuleInputError("squares must be text",
+                             f"{particle(what, '은/는')} '열,행; 열,행' 글로 주세요.")
+    if len(text) > MAX_SQUARES_TEXT:   # refused unread
+        raise RuleInputError(f"{what}: at most {MAX_SQUARES_TEXT} characters",
+                             f"{what}: {MAX_SQUARES_TEXT}자까지만 적을 수 있습니다 (입력: {len(text)}자).")
+    text = normalise_typed(text)
     body = text.split(":", 1)[1] if ":" in text else text
     out = []
     for part in body.split(";"):
@@ -336,15 +343,29 @@ def parse_squares(text: object, what: str = "칸") -> list[Square]:
         m = _PAIR.fullmatch(part)
         if not m:
             raise RuleInputError(f"cannot read square {part!r}",
-                                 f"{what}의 '{part.strip()}'을(를) 읽을 수 없습니다. '열,행' 꼴로 "
-                                 "적고 칸끼리는 ';'로 나누세요 (예: 3,4; 5,6).")
+                                 f"{what}의 {particle(repr(part.strip()[:20]), '을/를')} 읽을 수 없습니다. "
+                                 "'열,행' 꼴로 적고 칸끼리는 ';'로 나누세요 (예: 3,4; 5,6).")
         out.append((int(m.group(1)), int(m.group(2))))
     return out
 
 
+#: Longest text of squares the Jupyter boxes take (a 30×30 floor written out is about 6,000).
+MAX_SQUARES_TEXT = 8000
+#: The grid's size boxes in Jupyter: any whole number typed, checked as the page's number boxes.
+_SIZE_BOXES = {"width": number("width", "너비", 2, 30, 16), "height": number("height", "높이", 2, 30, 12)}
+
+
 def layout_from_text(width: object, height: object, me: str, enemies: str = "", allies: str = "",
                      walls: str = "", barrier: str = "", difficult: str = "") -> Layout:
-    """A layout from the Jupyter text boxes; the library checks every square."""
+    """A layout from the Jupyter text boxes; the library checks every square. A size typed as
+    text goes through the same reading as a widget's number box (``１６`` is 16; ``1e9`` is
+    refused, never read as something else).
+
+    >>> layout_from_text("8", "6", "1,1").width
+    8
+    """
+    width = _SIZE_BOXES["width"].parse(width) if isinstance(width, str) else width
+    height = _SIZE_BOXES["height"].parse(height) if isinstance(height, str) else height
     start = parse_squares(me, "전투원 칸")
     if len(start) != 1:
         raise RuleInputError("give exactly one combatant square",
@@ -466,9 +487,12 @@ class GridExplorer:
         return root
 
     def static_html(self) -> str:
-        # embedded when scrolled near, like every live widget; the grid shows until then
+        # embedded when scrolled near, like every live widget; until then (and in a notebook
+        # opened without running it, in JupyterLab or on GitHub) the plan shows as a coloured
+        # table that needs no stylesheet
+        res = self.result()
         return lazy_html(self.uid, self.bokeh_layout(), self.title,
-                         placeholder=self.grid_html(self.result()))
+                         placeholder=status_html(res.rate) + grid_table_html(res) + legend_html())
 
     # --- Jupyter -------------------------------------------------------------------------
     def shown(self, scene: str, rate_key: str, width: object, height: object, me: str,
@@ -497,8 +521,9 @@ class GridExplorer:
                           value=self.rate_key, description="갑옷과 짐", style=st)
         labels = {"width": "너비", "height": "높이", "me": "전투원 (열,행)", "enemies": "적",
                   "allies": "아군", "walls": "벽", "barrier": "장벽", "difficult": "험한 지형"}
-        boxes = {k: (w.IntText if k in ("width", "height") else w.Text)(description=lab, style=st)
-                 for k, lab in labels.items()}
+        # every box is text: a size is read like a widget's number box (a bad one is refused in
+        # Korean, never rounded or reinterpreted)
+        boxes = {k: w.Text(description=lab, style=st) for k, lab in labels.items()}
         out = w.HTML()
         busy = [False]
 
@@ -511,7 +536,7 @@ class GridExplorer:
         def load(_=None):
             busy[0] = True
             for k, v in self.boxes_for(scene.value).items():
-                boxes[k].value = v
+                boxes[k].value = str(v)
             busy[0] = False
             refresh()
 
