@@ -22,9 +22,9 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
-
 import pytest
+
+from conftest import OfflinePage
 
 from widgets import underface as uf
 from widgets.views import format as fmt
@@ -76,24 +76,12 @@ def lab(tmp_path_factory):
         log.close()
 
 
-class LabPage:
-    def __init__(self, browser, base: str):
-        self.base = urlparse(base)
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(60000)
-        self.off_site: list[str] = []
-        self.errors: list[str] = []
-        self.page.route("**/*", self._route)
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+class LabPage(OfflinePage):
+    """A JupyterLab tab (requests to any other host are aborted and recorded, as on the site)."""
 
-    def _route(self, route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("data", "blob", "ws") or (url.hostname, url.port) == (self.base.hostname, self.base.port):
-            route.continue_()
-        else:
-            self.off_site.append(route.request.url)
-            route.abort()
+    def __init__(self, browser, base: str):
+        super().__init__(browser, base, viewport={"width": 1280, "height": 900})
+        self.page.set_default_timeout(60000)
 
     def open(self, notebook: str):
         self.page.goto(f"{self.base.geturl()}/lab/tree/{notebook}?token={TOKEN}&reset")
@@ -122,9 +110,6 @@ class LabPage:
     def widget(self, title: str):
         """The live ipywidget whose title is ``title``."""
         return self.page.locator(".widget-vbox", has=self.page.locator(f"b:text-is('{title}')")).first
-
-    def close(self):
-        self.context.close()
 
 
 @pytest.fixture

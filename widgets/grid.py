@@ -492,22 +492,55 @@ def cost_map(terrain: Terrain, start: object, rate: object, *, engaged_doubles: 
                    tuple(cost), tuple(pred))
 
 
+class _Floor:
+    """A terrain as flat arrays (walls, enemies, barriers, difficult squares, the opponents next
+    to each square as a bit mask), and the steps out of a square with what each costs: the one
+    step rule both searches (:func:`cost_map`, :func:`flight_map`) walk by."""
+
+    def __init__(self, t: Terrain, engaged_doubles: bool):
+        self.w, self.h, self.engaged_doubles = t.width, t.height, engaged_doubles
+        n = t.width * t.height
+        self.wall, self.enemy, self.barrier, self.difficult = (bytearray(n) for _ in range(4))
+        for flags, squares in ((self.wall, t.blocked), (self.enemy, t.enemies),
+                               (self.barrier, t.barrier), (self.difficult, t.difficult)):
+            for sq in squares:
+                flags[t.index(sq)] = 1
+        self.foes = [0] * n  # bit mask of the opponents next to each square
+        for sq, mask in t.foe_masks.items():
+            self.foes[t.index(sq)] = mask
+
+    def steps(self, i: int, parity: int):
+        """``(square, feet, parity after)`` of every step out of square ``i`` (the alternating
+        5/10 ft diagonal count's ``parity``): no walls, enemies or cut wall corners; difficult
+        ground doubles a step, a barrier adds 5 ft, and with ``engaged_doubles`` a step that
+        stays next to an opponent counts double."""
+        w, h, wall, foes = self.w, self.h, self.wall, self.foes
+        x, y = i % w, i // w
+        for dx, dy in STEPS:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h):
+                continue
+            j = ny * w + nx
+            if wall[j] or self.enemy[j]:
+                continue
+            if dx and dy and (wall[y * w + nx] or wall[ny * w + x]):
+                continue  # no cutting a wall's corner
+            if dx and dy:
+                step, nparity = (10 if parity else 5), parity ^ 1
+            else:
+                step, nparity = 5, parity
+            if self.difficult[j]:
+                step *= 2
+            if self.engaged_doubles and foes[i] & foes[j]:
+                step *= 2  # stays next to an opponent: melee move at half speed
+            yield j, step + (5 if self.barrier[j] else 0), nparity
+
+
 def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
             ) -> tuple[list[int], list[int]]:
-    w, h = t.width, t.height
-    n = w * h
-
-    def flags(squares: Iterable[Square]) -> bytearray:
-        out = bytearray(n)
-        for s in squares:
-            out[t.index(s)] = 1
-        return out
-
-    wall, enemy, barrier, difficult = (flags(t.blocked), flags(t.enemies), flags(t.barrier),
-                                       flags(t.difficult))
-    foes = [0] * n  # bit mask of the opponents next to each square
-    for sq, mask in t.foe_masks.items():
-        foes[t.index(sq)] = mask
+    n = t.width * t.height
+    floor = _Floor(t, engaged_doubles)
+    foes = floor.foes
     dist = [-1] * (2 * n)
     pred = [-1] * (2 * n)
     dist[2 * start] = 0
@@ -517,27 +550,10 @@ def _search(t: Terrain, start: int, engaged_doubles: bool, may_leave: bool
         if d != dist[s]:
             continue  # stale entry
         i, parity = divmod(s, 2)
-        x, y = i % w, i // w
-        for dx, dy in STEPS:
-            nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h):
-                continue
-            j = ny * w + nx
-            if wall[j] or enemy[j]:
-                continue
-            if dx and dy and (wall[y * w + nx] or wall[ny * w + x]):
-                continue  # no cutting a wall's corner
+        for j, feet, nparity in floor.steps(i, parity):
             if not may_leave and foes[i] & ~foes[j]:
                 continue  # the step leaves an opponent
-            if dx and dy:
-                step, nparity = (10 if parity else 5), parity ^ 1
-            else:
-                step, nparity = 5, parity
-            if difficult[j]:
-                step *= 2
-            if engaged_doubles and foes[i] & foes[j]:
-                step *= 2  # stays next to an opponent: melee move at half speed
-            nd = d + step + (5 if barrier[j] else 0)
+            nd = d + feet
             ns = 2 * j + nparity
             if dist[ns] < 0 or nd < dist[ns]:  # strict: ties keep the first-found path
                 dist[ns] = nd
@@ -634,17 +650,11 @@ def flight_map(terrain: Terrain, start: object, rate: object, *,
     s0 = terrain.check_start(start)
     r = check_rate(rate)
     engaged_doubles = require_bool(engaged_doubles, "engaged_doubles", "교전 중 이동 두 배 비용")
-    t, w, h = terrain, terrain.width, terrain.height
-    n = w * h
+    t = terrain
+    n = t.width * t.height
     bound = 2 * r
-    wall, enemy, barrier, difficult = (bytearray(n) for _ in range(4))
-    for flags, squares in ((wall, t.blocked), (enemy, t.enemies), (barrier, t.barrier),
-                           (difficult, t.difficult)):
-        for sq in squares:
-            flags[t.index(sq)] = 1
-    foes = [0] * n
-    for sq, mask in t.foe_masks.items():
-        foes[t.index(sq)] = mask
+    floor = _Floor(t, engaged_doubles)
+    foes = floor.foes
     cost: list[int] = []
     state: list[int] = []
     pred: list[int] = []
@@ -701,26 +711,8 @@ def flight_map(terrain: Terrain, start: object, rate: object, *,
         if not alive[label]:
             continue
         i, parity = divmod(state[label], 2)
-        x, y = i % w, i // w
-        for dx, dy in STEPS:
-            nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h):
-                continue
-            j = ny * w + nx
-            if wall[j] or enemy[j]:
-                continue
-            if dx and dy and (wall[y * w + nx] or wall[ny * w + x]):
-                continue  # no cutting a wall's corner
-            if dx and dy:
-                step, nparity = (10 if parity else 5), parity ^ 1
-            else:
-                step, nparity = 5, parity
-            if difficult[j]:
-                step *= 2
-            if engaged_doubles and foes[i] & foes[j]:
-                step *= 2
-            add(d + step + (5 if barrier[j] else 0), 2 * j + nparity, label,
-                left[label] | (foes[i] & ~foes[j]))
+        for j, feet, nparity in floor.steps(i, parity):
+            add(d + feet, 2 * j + nparity, label, left[label] | (foes[i] & ~foes[j]))
     best = [-1] * n
     for i in range(n):
         candidates = [k for st in (2 * i, 2 * i + 1) for k in front[st] if alive[k]]

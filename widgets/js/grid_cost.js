@@ -22,6 +22,57 @@ var GridCost = (function () {
   var DX = [0, 1, 0, -1, 1, 1, -1, -1];
   var DY = [-1, 0, 1, 0, -1, 1, 1, -1];
 
+  // A binary min-heap of numeric keys (both searches' priority queue): pops in key order, as
+  // Python's heapq does on the same keys.
+  function minHeap() {
+    var keys = new Float64Array(16), size = 0;
+    return {
+      size: function () { return size; },
+      push: function (key) {
+        if (size === keys.length) { var bigger = new Float64Array(size * 2); bigger.set(keys); keys = bigger; }
+        var j = size++;
+        while (j > 0) {
+          var p = (j - 1) >> 1;
+          if (keys[p] <= key) break;
+          keys[j] = keys[p]; j = p;
+        }
+        keys[j] = key;
+      },
+      pop: function () {
+        var top = keys[0], last = keys[--size], j = 0;
+        for (;;) {
+          var c = 2 * j + 1;
+          if (c >= size) break;
+          if (c + 1 < size && keys[c + 1] < keys[c]) c++;
+          if (keys[c] >= last) break;
+          keys[j] = keys[c]; j = c;
+        }
+        keys[j] = last;
+        return top;
+      }
+    };
+  }
+
+  // The steps out of square sq (diagonal parity `parity`), as grid._Floor.steps: no walls,
+  // enemies or cut wall corners; difficult ground doubles a step, a barrier adds 5 ft, and with
+  // doubles a step that stays next to an opponent counts double. Calls fn(square, feet, parity).
+  function eachStep(f, sq, parity, fn) {
+    var w = f.w, x = sq % w, y = (sq / w) | 0;
+    for (var k = 0; k < 8; k++) {
+      var nx = x + DX[k], ny = y + DY[k];
+      if (nx < 0 || ny < 0 || nx >= w || ny >= f.h) continue;
+      var j = ny * w + nx;
+      if (f.wall[j] || f.enemy[j]) continue;
+      var diag = k >= 4;
+      if (diag && (f.wall[y * w + nx] || f.wall[ny * w + x])) continue; // no cutting wall corners
+      var step, np;
+      if (diag) { step = parity ? 10 : 5; np = parity ^ 1; } else { step = 5; np = parity; }
+      if (f.difficult[j]) step *= 2;
+      if (f.doubles && f.foes[sq].length && meets(f.foes[sq], f.foes[j])) step *= 2;
+      fn(j, step + (f.barrier[j] ? 5 : 0), np);
+    }
+  }
+
   function flags(n, list) {
     var out = new Uint8Array(n);
     if (list) for (var k = 0; k < list.length; k++) out[list[k]] = 1;
@@ -93,59 +144,27 @@ var GridCost = (function () {
     var doubles = !!opts.engagedDoubles;
     var mayLeave = opts.mayLeaveEngagement === undefined ? true : !!opts.mayLeaveEngagement;
     var foes = foesNextTo(w, h, wall, enemy);
+    var floor = {w: w, h: h, wall: wall, enemy: enemy, barrier: barrier, difficult: difficult,
+                 foes: foes, doubles: doubles};
     var m = 2 * n;
     var dist = new Int32Array(m).fill(-1), pred = new Int32Array(m).fill(-1);
     // Binary heap of keys cost * m + state (exact in a double: cost < 2^31, m <= 7200).
-    var heap = new Float64Array(16), size = 0;
-    function push(key) {
-      if (size === heap.length) { var bigger = new Float64Array(size * 2); bigger.set(heap); heap = bigger; }
-      var j = size++;
-      while (j > 0) {
-        var p = (j - 1) >> 1;
-        if (heap[p] <= key) break;
-        heap[j] = heap[p]; j = p;
-      }
-      heap[j] = key;
-    }
-    function pop() {
-      var top = heap[0], last = heap[--size], j = 0;
-      for (;;) {
-        var c = 2 * j + 1;
-        if (c >= size) break;
-        if (c + 1 < size && heap[c + 1] < heap[c]) c++;
-        if (heap[c] >= last) break;
-        heap[j] = heap[c]; j = c;
-      }
-      heap[j] = last;
-      return top;
-    }
+    var heap = minHeap();
     var s0 = 2 * opts.start;
     dist[s0] = 0;
-    push(s0);
-    while (size > 0) {
-      var key = pop();
+    heap.push(s0);
+    while (heap.size() > 0) {
+      var key = heap.pop();
       var s = key % m, d = (key - s) / m;
       if (d !== dist[s]) continue; // stale entry
-      var sq = s >> 1, parity = s & 1, x = sq % w, y = (sq / w) | 0;
-      for (k = 0; k < 8; k++) {
-        var nx = x + DX[k], ny = y + DY[k];
-        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-        var j2 = ny * w + nx;
-        if (wall[j2] || enemy[j2]) continue;
-        var diag = k >= 4;
-        if (diag && (wall[y * w + nx] || wall[ny * w + x])) continue; // no cutting wall corners
-        var here = foes[sq];
-        if (!mayLeave && here.length && !within(here, foes[j2])) continue; // leaves an opponent
-        var step, np;
-        if (diag) { step = parity ? 10 : 5; np = parity ^ 1; } else { step = 5; np = parity; }
-        if (difficult[j2]) step *= 2;
-        if (doubles && here.length && meets(here, foes[j2])) step *= 2;
-        var nd = d + step + (barrier[j2] ? 5 : 0);
-        var ns = 2 * j2 + np;
+      var sq = s >> 1, here = foes[sq];
+      eachStep(floor, sq, s & 1, function (j2, feet, np) {
+        if (!mayLeave && here.length && !within(here, foes[j2])) return; // leaves an opponent
+        var nd = d + feet, ns = 2 * j2 + np;
         if (dist[ns] < 0 || nd < dist[ns]) {
-          dist[ns] = nd; pred[ns] = s; push(nd * m + ns);
+          dist[ns] = nd; pred[ns] = s; heap.push(nd * m + ns);
         }
-      }
+      });
     }
     var cost = new Int32Array(n), prev = new Int32Array(n);
     for (i = 0; i < n; i++) {
@@ -187,34 +206,14 @@ var GridCost = (function () {
     var doubles = !!opts.engagedDoubles, bound = 2 * opts.rate;
     var maxWork = opts.maxWork, work = 0;
     var foes = foesNextTo(w, h, wall, enemy);
+    var floor = {w: w, h: h, wall: wall, enemy: enemy, barrier: barrier, difficult: difficult,
+                 foes: foes, doubles: doubles};
     var enemyAt = [];
     for (i = 0; i < n; i++) if (enemy[i]) enemyAt.push(i);
     var cost = [], state = [], pred = [], left = [], alive = [];
     var noneLeft = new Int32Array(2 * n).fill(-1), front = new Array(2 * n);
-    var heap = new Float64Array(16), size = 0;
+    var heap = minHeap();
     var SHIFT = 1048576;  // key = (cost * 4096 + |left|) * 2^20 + label, exact below 2^53
-    function push(key) {
-      if (size === heap.length) { var bigger = new Float64Array(size * 2); bigger.set(heap); heap = bigger; }
-      var j = size++;
-      while (j > 0) {
-        var p = (j - 1) >> 1;
-        if (heap[p] <= key) break;
-        heap[j] = heap[p]; j = p;
-      }
-      heap[j] = key;
-    }
-    function pop() {
-      var top = heap[0], last = heap[--size], j = 0;
-      for (;;) {
-        var c = 2 * j + 1;
-        if (c >= size) break;
-        if (c + 1 < size && heap[c + 1] < heap[c]) c++;
-        if (heap[c] >= last) break;
-        heap[j] = heap[c]; j = c;
-      }
-      heap[j] = last;
-      return top;
-    }
     function add(feet, st, before, set) {
       if (feet > bound) return;
       work += 1 + (front[st] ? front[st].length : 0);
@@ -241,28 +240,17 @@ var GridCost = (function () {
       var label = cost.length;
       cost.push(feet); state.push(st); pred.push(before); left.push(set); alive.push(1);
       if (!set.length) noneLeft[st] = label; else front[st].push(label);
-      push((feet * 4096 + set.length) * SHIFT + label);
+      heap.push((feet * 4096 + set.length) * SHIFT + label);
     }
     add(0, 2 * opts.start, -1, NONE);
-    while (size > 0) {
-      var label = pop() % SHIFT;
+    while (heap.size() > 0) {
+      var label = heap.pop() % SHIFT;
       if (!alive[label]) continue;
       var d = cost[label];
-      var s = state[label], sq = s >> 1, parity = s & 1, x = sq % w, y = (sq / w) | 0;
-      for (var k = 0; k < 8; k++) {
-        var nx = x + DX[k], ny = y + DY[k];
-        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-        var j2 = ny * w + nx;
-        if (wall[j2] || enemy[j2]) continue;
-        var diag = k >= 4;
-        if (diag && (wall[y * w + nx] || wall[ny * w + x])) continue; // no cutting wall corners
-        var step, np;
-        if (diag) { step = parity ? 10 : 5; np = parity ^ 1; } else { step = 5; np = parity; }
-        if (difficult[j2]) step *= 2;
-        var here = foes[sq], there = foes[j2];
-        if (doubles && here.length && meets(here, there)) step *= 2;
-        add(d + step + (barrier[j2] ? 5 : 0), 2 * j2 + np, label, union(left[label], minus(here, there)));
-      }
+      var s = state[label], sq = s >> 1, here = foes[sq];
+      eachStep(floor, sq, s & 1, function (j2, feet, np) {
+        add(d + feet, 2 * j2 + np, label, union(left[label], minus(here, foes[j2])));
+      });
     }
     var best = new Int32Array(n).fill(-1), out = new Int32Array(n).fill(-1), who = new Array(n);
     for (i = 0; i < n; i++) {
