@@ -310,3 +310,26 @@ def test_widgets_follow_the_dark_mode(browser, site_url):
         assert colours["plot"] == "#1e2329"
     finally:
         op.close()
+
+
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
+             has_touch=True)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS + ["dice"])
+def test_touch_targets_pass_axe_target_size_on_a_phone(browser, site_url, chapter):
+    """WCAG 2.2 target size (axe's target-size rule, off by default, turned on here) on a
+    390×844 touch screen, every widget embedded."""
+    op = OfflinePage(browser, site_url, **PHONE)
+    try:
+        page = open_ready(op, f"book/{chapter}.html")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => {
+          const r = await axe.run(document, {runOnly: {type: "rule", values: ["target-size"]},
+                                             resultTypes: ["violations"]});
+          return r.violations.flatMap(v => v.nodes.map(n => n.target.join(" > ") + " :: " + n.failureSummary));
+        }""")
+        assert found == []
+        assert op.errors == [] and op.off_site == []
+    finally:
+        op.close()
