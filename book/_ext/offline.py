@@ -48,9 +48,10 @@ _SKIP_FILES = ("_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js
 ENGINE_DIRS = ("_static/pyodide/", "_static/engine/")
 #: BokehJS: pages load it when a widget nears the screen (widgets/js/bokeh_loader.js), so no tag
 #: names it; every page with a widget needs it to answer from its table
-#: Loaded by pages after they load (BokehJS when a widget nears the screen), or by the search page
-#: as a query needs them: the whole search index is kept, since each query reads other pieces.
-_LOADED_LATER = re.compile(r"_static/bokeh-[^/]*\.js|pagefind/.+|_static/book_search\.(js|css)")
+#: Loaded by pages after they load (BokehJS when a widget nears the screen).
+_LOADED_LATER = re.compile(r"_static/bokeh-[^/]*\.js")
+#: The search index (book/_ext/book_search.py): kept whole once the reader has searched.
+SEARCH_DIR = "pagefind/"
 _IMPORT = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)""")
 _REFERENCE = re.compile(r"<(?:script|link|img|source)\b[^>]*?\s(?:src|href)=\"([^\"]+)\"", re.I)
 THEME_COLOR = "#7a1f1f"
@@ -118,16 +119,20 @@ def is_page(rel: str) -> bool:
 
 
 def group_of(rel: str, loaded: dict[str, str]) -> str:
-    """When the worker keeps a file: ``p`` page, ``a`` loaded by pages, ``e`` engine, ``o`` other.
+    """When the worker keeps a file: ``p`` page, ``a`` loaded by pages, ``e`` engine, ``s`` the
+    search index, ``o`` other.
 
     >>> [group_of(f, {"_static/x.css": ""}) for f in ("book/a.html", "_static/x.css",
-    ...  "_static/bokeh-3.js", "_static/pyodide/p.wasm", "_static/y.png", "_static/macros.html")]
-    ['p', 'a', 'a', 'e', 'o', 'o']
+    ...  "_static/bokeh-3.js", "_static/pyodide/p.wasm", "pagefind/index/a.pf_index",
+    ...  "_static/y.png", "_static/macros.html")]
+    ['p', 'a', 'a', 'e', 's', 'o', 'o']
     """
     if is_page(rel):
         return "p"
     if rel.startswith(ENGINE_DIRS):
         return "e"
+    if rel.startswith(SEARCH_DIR):
+        return "s"
     if rel in loaded or _LOADED_LATER.fullmatch(rel):
         return "a"
     return "o"

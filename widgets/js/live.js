@@ -96,6 +96,7 @@
       if (entry) {
         model(st, "out").text = entry.h;
         st.ticks = entry.k || null;
+        st.axisNames = entry.k ? JSON.stringify(entry.k) : null;   // the plot was built with them
       }
       return st;
     });
@@ -231,7 +232,11 @@
       return;
     }
     const wasReady = engineState() === "ready";
-    stale(st, true);                         // the answer shown is for the values before
+    // the answer shown is for the values before: dim it if the new one is not there at once
+    // (marking restyles the output and the plot, so a quick answer is not marked at all)
+    clearTimeout(st.staleTimer);
+    st.staleTimer = setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) stale(st, true); },
+                               wasReady ? 150 : 0);
     if (!wasReady) status(st, engineState() === "failed" ? TEXT.failed : TEXT.booting, false);
     else setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) status(st, TEXT.computing, false); }, 150);
     ask(st.data.origin, vals).then((answer) => {
@@ -269,8 +274,9 @@
         plot.x_range.start = Math.min(...entry.x) - 0.6;
         plot.x_range.end = Math.max(...entry.x) + 0.6;
         plot.y_range.end = (Math.max(...entry.y) * 1.15) || 1;
-        if (entry.k && plot.below.length) {        // outcomes named on the axis
-          const axis = plot.below[0];
+        if (entry.k && plot.below.length && JSON.stringify(entry.k) !== st.axisNames) {
+          const axis = plot.below[0];                // outcomes named on the axis (set only when
+          st.axisNames = JSON.stringify(entry.k);    // they change: it redraws the plot)
           axis.ticker.ticks = entry.k.map((k) => k[0]);
           const names = {};
           entry.k.forEach((k) => { names[k[0]] = k[1]; });
@@ -304,6 +310,8 @@
   }
 
   function stale(st, on) {
+    if (!on) clearTimeout(st.staleTimer);
+    if (Boolean(st.stale) === on) return;
     st.stale = on;
     st.el.classList.toggle("live-computing", on);
     for (const part of ["out", "bar-plot"]) {

@@ -7,6 +7,8 @@
  *   in the background, unless the reader's browser asks to save data (navigator.connection
  *   .saveData; the worker also honours a "Save-Data: on" request header). Asked on every page
  *   load: a save cut short by closing the page goes on at the next one.
+ * - On the search page, once a search has shown results, ask the worker to keep the whole search
+ *   index (group "s"), so that search works offline afterwards.
  * - When this page has used the in-page engine (LiveBook.engineState() "ready"), ask the worker to
  *   keep the engine's files too; it takes them from the browser's cache, where the engine just
  *   loaded them, so nothing is downloaded twice.
@@ -121,6 +123,21 @@
       }, {passive: true}));
   }
 
+  // The search page (search.html, #search-results): once a search has shown its results, ask the
+  // worker to keep the whole index (each query reads other pieces of it), so search works offline.
+  function keepSearchOnceUsed() {
+    const out = document.getElementById("search-results");
+    if (!out) return;
+    const check = () => {
+      if (out.dataset.state !== "done") return false;
+      post({type: "save", what: "search"});
+      return true;
+    };
+    if (check()) return;
+    const watch = new MutationObserver(() => { if (check()) watch.disconnect(); });
+    watch.observe(out, {attributes: true, attributeFilter: ["data-state"]});
+  }
+
   // --- the footer's control -------------------------------------------------------------------
   function footer() {
     const box = document.querySelector(".save-book");
@@ -144,7 +161,7 @@
       const all = Object.values(s).reduce((n, g) => n + g[3], 0);
       const full = (g) => !g || g[0] === g[1];
       button.textContent = TEXT.button(all);
-      if (full(s.a) && full(s.p) && full(s.e) && full(s.o)) state.textContent = TEXT.stateAll;
+      if (full(s.a) && full(s.p) && full(s.e) && full(s.s) && full(s.o)) state.textContent = TEXT.stateAll;
       else if (full(s.a) && full(s.p)) state.textContent = TEXT.statePages;
       else state.textContent = TEXT.stateSome;
     }
@@ -207,6 +224,7 @@
     navigator.serviceWorker.startMessages();
     if (!saveData()) post({type: "save", what: "pages"});
     keepEngineOnceUsed();
+    keepSearchOnceUsed();
   }
 
   function register() {

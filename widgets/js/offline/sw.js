@@ -10,6 +10,8 @@
  *       asks to save data);
  *   "e" the in-page engine: when a page reports it used it ({type: "save", what: "engine"}),
  *       again from the HTTP cache where the engine's worker just loaded it;
+ *   "s" the search index: when the search page was used ({type: "save", what: "search"}), the
+ *       whole index (each query reads other pieces of it), so that search works offline after;
  *   "o" the rest: when first fetched;
  * and everything on the reader's request ({type: "save", what: "all"}), with progress messages
  * ({type: "progress", done, total, bytes, totalBytes}, then {type: "saved", failed}).
@@ -182,7 +184,8 @@ self.addEventListener("message", (event) => {
   const client = event.source;
   if (msg.type === "save") {
     if (msg.what === "pages" && (saveData || (self.navigator.connection || {}).saveData)) return;
-    const groups = {pages: ["a", "p"], engine: ["e"], all: ["a", "p", "e", "o"]}[msg.what];
+    const groups = {pages: ["a", "p"], engine: ["e"], search: ["s"],
+                    all: ["a", "p", "e", "s", "o"]}[msg.what];
     if (groups) event.waitUntil(save(groups, msg.what === "all" ? client : null)
       .then(() => status()).then((s) => client && client.postMessage({type: "status", status: s})));
   } else if (msg.type === "status") {
