@@ -130,7 +130,10 @@ def _type(widget, label: str, text: str):
 
 def test_run_all_makes_every_widget_live_and_answers_like_the_library(lab_page):
     page = lab_page.open("underface.ipynb")
-    assert "{term}" not in page.evaluate("() => document.querySelector('.jp-Notebook').innerText")
+    # MyST renders every markdown cell (a cell may show its plain text for a moment first)
+    page.wait_for_function("() => !document.querySelector('.jp-Notebook').innerText.includes('{term}')",
+                           timeout=30000)
+    assert page.locator(".jp-MarkdownCell a", has_text="대항 판정").count() >= 1   # a term is a link
     lab_page.run_all()
     hit = lab_page.widget(HIT_TITLE)
     hit.scroll_into_view_if_needed()

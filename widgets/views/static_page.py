@@ -36,7 +36,7 @@ details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0
 }
 """
 #: Let a long control label wrap above its number box instead of running over the slider.
-_BOX_CSS = "label { white-space: normal; overflow-wrap: anywhere; }"
+_BOX_CSS = "label { white-space: normal; word-break: keep-all; overflow-wrap: anywhere; }"
 #: An answer being recomputed is dimmed (the page script marks it; the status line says why).
 _STALE_CSS = ":host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }"
 
