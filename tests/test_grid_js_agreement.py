@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from widgets.grid import Terrain, cost_map, flight_map
+from widgets.grid import cost_map, flight_map
 from widgets.limits import MAX_FLIGHT_WORK
+from widget_checks import random_floor
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = (ROOT / "widgets" / "js" / "grid_cost.js").read_text(encoding="utf-8")
@@ -41,14 +42,8 @@ def page(browser):
 
 
 def random_case(rng: random.Random, w: int, h: int):
-    cells = [(c, r) for c in range(w) for r in range(h)]
-    rng.shuffle(cells)
-    start = cells.pop()
-    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
-    blocked, enemies, allies = take(rng.uniform(0, 0.3)), take(rng.uniform(0, 0.1)), take(0.05)
-    t = Terrain(w, h, blocked=blocked, enemies=enemies, allies=allies,
-                barrier={s for s in cells if rng.random() < 0.1},
-                difficult={s for s in cells if rng.random() < 0.2})
+    t, start = random_floor(rng, w, h, walls=0.3, enemies=(0, 0.1), difficult=0.2,
+                            engaged_start=False)
     doubles, may_leave = rng.random() < 0.5, rng.random() < 0.6
     m = cost_map(t, start, 30, engaged_doubles=doubles, may_leave_engagement=may_leave)
     case = dict(t.to_js(), start=t.index(start), engagedDoubles=doubles,
@@ -92,19 +87,7 @@ FLIGHT = """(cases) => cases.map((c) => {
 
 def flight_case(rng: random.Random, w: int, h: int):
     """A grid crowded with enemies (flights past several of them), often starting engaged."""
-    cells = [(c, r) for c in range(w) for r in range(h)]
-    rng.shuffle(cells)
-    start = cells.pop()
-    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
-    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.2)), enemies=take(rng.uniform(0.05, 0.25)),
-                allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
-                difficult={s for s in cells if rng.random() < 0.15})
-    if rng.random() < 0.5 and t.enemies:
-        e = min(t.enemies)
-        for n in ((e[0] + 1, e[1]), (e[0], e[1] + 1), (e[0] - 1, e[1]), (e[0], e[1] - 1)):
-            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
-                start = n
-                break
+    t, start = random_floor(rng, w, h, walls=0.2, enemies=(0.05, 0.25))
     doubles, rate = rng.random() < 0.5, rng.choice([10, 20, 30, 40])
     m = flight_map(t, start, rate, engaged_doubles=doubles)
     case = dict(t.to_js(), start=t.index(start), rate=rate, engagedDoubles=doubles,

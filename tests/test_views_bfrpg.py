@@ -17,6 +17,7 @@ from widgets.limits import MAX_FLIGHT_WORK
 from widgets.ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from widgets.views import bfrpg as views
 from widgets.views import format as fmt
+from widget_checks import random_floor
 
 ROOT = Path(__file__).resolve().parent.parent
 LIVE = [views.diagonal_widget, views.movement_rate_widget, views.missile_range_widget,
@@ -302,19 +303,7 @@ def js_page(browser):
 
 
 def _case(rng, w, h):
-    cells = [(c, r) for c in range(w) for r in range(h)]
-    rng.shuffle(cells)
-    start = cells.pop()
-    take = lambda p: {cells.pop() for _ in range(min(len(cells), int(w * h * p)))}  # noqa: E731
-    t = Terrain(w, h, blocked=take(rng.uniform(0, 0.25)), enemies=take(rng.uniform(0, 0.2)),
-                allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
-                difficult={s for s in cells if rng.random() < 0.15})
-    if rng.random() < 0.5 and t.enemies:  # often start engaged
-        e = sorted(t.enemies)[0]
-        for n in ((e[0] + 1, e[1]), (e[0], e[1] + 1), (e[0] - 1, e[1])):
-            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
-                start = n
-                break
+    t, start = random_floor(rng, w, h, walls=0.25, enemies=(0, 0.2))
     return t, start, rng.choice([10, 20, 30, 40])
 
 

@@ -136,3 +136,29 @@ def table_rows(markup: str) -> list[list[str]]:
     parser = Rows()
     parser.feed(markup)
     return parser.rows
+
+
+def random_floor(rng, w: int, h: int, walls: float, enemies: tuple[float, float],
+                 difficult: float = 0.15, engaged_start: bool = True):
+    """A random floor plan for the grid tests: up to ``walls`` of the squares walls, a share
+    of enemies drawn from ``enemies``, a few allies, barriers and difficult squares; the mover
+    starts on a free square, half the time next to an enemy (flights and withdrawals happen).
+    Returns ``(terrain, start)``."""
+    from widgets.grid import Terrain
+    cells = [(c, r) for c in range(w) for r in range(h)]
+    rng.shuffle(cells)
+    start = cells.pop()
+
+    def take(share: float) -> set:
+        return {cells.pop() for _ in range(min(len(cells), int(w * h * share)))}
+
+    t = Terrain(w, h, blocked=take(rng.uniform(0, walls)), enemies=take(rng.uniform(*enemies)),
+                allies=take(0.05), barrier={s for s in cells if rng.random() < 0.1},
+                difficult={s for s in cells if rng.random() < difficult})
+    if engaged_start and rng.random() < 0.5 and t.enemies:
+        e = min(t.enemies)
+        for n in ((e[0] + 1, e[1]), (e[0], e[1] + 1), (e[0] - 1, e[1]), (e[0], e[1] - 1)):
+            if t.inside(n) and n not in t.blocked | t.enemies | t.allies:
+                start = n
+                break
+    return t, start
