@@ -241,3 +241,24 @@ def test_glossary_links_land_on_sections_that_explain_the_term():
             if widget_page != page or f'data-live="{uid}"' not in own:
                 problems.append(f"{term}: widget {uid} is not in {page}#{anchor}")
     assert problems == []
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_search_box_text_starts_after_its_icon(browser, site_url, device):
+    """The typed query is never drawn under the box's magnifying glass."""
+    reader = OfflinePage(browser, site_url, **(PHONE if device == "phone" else DESKTOP))
+    try:
+        page = reader.page
+        page.goto(f"{site_url}/search.html?q=대각선", wait_until="load")
+        gap = page.evaluate("""() => {
+          const form = document.querySelector('article form.bd-search, .bd-article form.bd-search')
+                       || document.querySelector('form.bd-search');
+          const icon = form.querySelector('i').getBoundingClientRect();
+          const box = form.querySelector('input');
+          const r = box.getBoundingClientRect();
+          return r.left + parseFloat(getComputedStyle(box).paddingLeft) - icon.right;
+        }""")
+        assert gap >= 4
+        assert reader.errors == [] and reader.off_site == []
+    finally:
+        reader.close()
