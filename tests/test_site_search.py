@@ -253,10 +253,10 @@ def test_the_search_box_text_starts_after_its_icon(browser, site_url, device):
         gap = page.evaluate("""() => {
           const form = document.querySelector('article form.bd-search, .bd-article form.bd-search')
                        || document.querySelector('form.bd-search');
-          const icon = form.querySelector('i').getBoundingClientRect();
+          const i = form.querySelector('i'), drawn = getComputedStyle(i, '::before');
+          const right = i.getBoundingClientRect().left + parseFloat(drawn.width) + parseFloat(drawn.marginLeft || 0);
           const box = form.querySelector('input');
-          const r = box.getBoundingClientRect();
-          return r.left + parseFloat(getComputedStyle(box).paddingLeft) - icon.right;
+          return box.getBoundingClientRect().left + parseFloat(getComputedStyle(box).paddingLeft) - right;
         }""")
         assert gap >= 4
         assert reader.errors == [] and reader.off_site == []
