@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import nbformat
@@ -17,7 +18,8 @@ import pytest
 
 from widgets.views.engine import answer
 from widgets.views.live import LiveWidget, rebuild
-from widgets.views.static_page import PAGE_DATA_BYTES, _json, page_data
+from widgets.views.static_page import (PAGE_DATA_GZIP, PAGE_DATA_LEVEL, PAGE_MOVES_SHARE, _json,
+                                       page_data, unpack)
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -54,17 +56,33 @@ def test_origin_rebuilds_the_same_widget(where, data):
     assert widget.uid == data["uid"]
     # the rebuilt widget ships the same first answers (so engine and table agree)
     assert page_data(widget) == data
-    # within the byte budget, or already the smallest table (defaults and each menu's options)
-    assert len(_json({k: data[k] for k in ("h", "b", "keys")}).encode()) <= PAGE_DATA_BYTES or \
-        len(data["keys"]) == len(widget.page_settings(1, 0))
+    # within the largest byte budget (compressed as a host sends it), or only a reader's first
+    # moves (the defaults and every value of one control), which always ship
+    table = _json({k: data[k] for k in ("p", "h", "b", "keys")}).encode()
+    first = {widget.key(v) for v in widget.first_moves()[0]}
+    assert len(zlib.compress(table, PAGE_DATA_LEVEL)) <= max(PAGE_DATA_GZIP) or set(data["keys"]) == first
+    assert first <= set(data["keys"])
+
+
+def test_the_pages_answer_most_two_control_moves():
+    """Before any engine, a reader's two-control moves (two controls each set to another of its
+    values) are answered from the page's table: at least PAGE_MOVES_SHARE of them, on average
+    over the book's widgets."""
+    shares = []
+    for _, data in WIDGETS:
+        moves = rebuild(data["origin"]).two_control_moves()
+        if moves:
+            shares.append(sum(k in data["keys"] for k in moves) / len(moves))
+    assert len(shares) >= 40
+    assert sum(shares) / len(shares) >= PAGE_MOVES_SHARE, sum(shares) / len(shares)
 
 
 @pytest.mark.parametrize("where,data", WIDGETS, ids=[d["uid"] for _, d in WIDGETS])
 def test_engine_answers_equal_the_table(where, data):
-    for key, (hi, bi) in data["keys"].items():
+    for key in data["keys"]:
         raw = dict(zip(data["names"], key.split("|")))
         got = json.loads(answer(json.dumps({"origin": data["origin"], "values": raw})))
-        want = {"h": data["h"][hi], **(data["b"][bi] if bi >= 0 else {})}
+        want = unpack(data, key)
         if "error" in got:   # a refusal: the table shows the same Korean message as an error
             assert "widget-error" in want["h"] and html.escape(got["error"]) in want["h"], key
         else:

@@ -21,6 +21,7 @@ import pytest
 from bench import LoggedSite, first_visit
 from conftest import SITE
 from widgets.views.live import rebuild
+from widgets.views.static_page import unpack
 
 PREFIX = "/rulebook/"
 BOOT_MS = 60_000
@@ -150,7 +151,7 @@ def change_each_widget(page, rel: str) -> int:
         assert page.evaluate("([uid, v]) => LiveBook.set(uid, v)", [data["uid"], raw]) == "live:answer"
         got = page.evaluate("(n) => Bokeh.documents.map(d => d.get_model_by_name(n)).find(Boolean).text",
                             data["uid"] + "-out")
-        assert got == data["h"][data["keys"][key][0]], (rel, data["uid"])
+        assert got == unpack(data, key)["h"], (rel, data["uid"])
         answered += 1
     return answered
 

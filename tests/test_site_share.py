@@ -12,6 +12,7 @@ import pytest
 
 from conftest import SITE, OfflinePage
 from widgets.views.live import rebuild
+from widgets.views.static_page import unpack
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
 BOOT_MS = 60_000
@@ -143,13 +144,13 @@ def test_hostile_address_values_show_the_korean_message_and_no_markup(offline_pa
     assert "error" in refusal and re.search("[가-힣]", refusal["error"])
     assert "widget-error" in got["status"] and refusal["error"] in html.unescape(got["status"])
     # the default answer stays (the table's first entry is the defaults' answer)
-    default_h = data["h"][data["keys"][next(iter(data["keys"]))][0]]
+    default_h = unpack(data, next(iter(data["keys"])))["h"]
     assert got["h"] == default_h
     # switches and choices must be one of their own keys: left at the default with a Korean note
     assert page.evaluate("() => LiveBook.values('pf-strikes').agile1") == "0"
     note = page.locator('[data-live="pf-reach"] .live-share-note').inner_text()
     assert "처음 값을 그대로" in note and HOSTILE not in page.evaluate("() => LiveBook.values('pf-reach').weapon")
-    assert shown(page, "pf-reach")["h"] == reach["h"][reach["keys"][next(iter(reach["keys"]))][0]]
+    assert shown(page, "pf-reach")["h"] == unpack(reach, next(iter(reach["keys"])))["h"]
     # no markup from the address anywhere, in the page or in Bokeh's shadow roots
     injected = page.evaluate(
         """() => { let n = 0; const walk = (root) => { n += root.querySelectorAll('img[src="x"], img[onerror]').length;

@@ -85,20 +85,26 @@ def _add_assets(app):
         app.add_js_file(js.name, priority=210)
 
 
-def _drop_thebe(app, pagename, templatename, context, doctree):
-    """Jupyter Book always loads sphinx-thebe, which declares THEBE_JS_URL twice (a page error)
-    and names a CDN; the book runs no remote kernels, so its files are left off every page."""
-    def thebe(asset) -> bool:
-        text = str(asset) + str(getattr(asset, "attributes", {}).get("body", ""))
-        return "thebe" in text.lower()
+#: Files Jupyter Book puts on every page that the book does not use: sphinx-thebe (it declares
+#: THEBE_JS_URL twice, a page error, and names a CDN; the book runs no remote kernels),
+#: sphinx-design (no tabs, cards or grids) and sphinx-togglebutton (no cell is folded: hidden
+#: code is removed). Left off every page, they are no part of a first visit either.
+_UNUSED_ASSETS = ("thebe", "sphinx-design", "design-tabs", "togglebutton")
+
+
+def _drop_unused(app, pagename, templatename, context, doctree):
+    """Leave :data:`_UNUSED_ASSETS` off the page."""
+    def unused(asset) -> bool:
+        text = (str(asset) + str(getattr(asset, "attributes", {}).get("body", ""))).lower()
+        return any(name in text for name in _UNUSED_ASSETS)
     for key in ("script_files", "css_files"):
         if key in context:
-            context[key] = [a for a in context[key] if not thebe(a)]
+            context[key] = [a for a in context[key] if not unused(a)]
 
 
 def setup(app):
     app.add_config_value("live_engine", {}, "html")
-    app.connect("html-page-context", _drop_thebe, priority=100)
+    app.connect("html-page-context", _drop_unused, priority=100)
     app.connect("config-inited", _copy_assets)
     app.connect("builder-inited", _add_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

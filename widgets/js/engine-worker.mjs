@@ -1,48 +1,139 @@
 /* The in-page engine: the project's own Python library (the `widgets` package, pure Python)
- * running in Pyodide inside this module Web Worker. Everything is loaded from the site itself:
- * the worker's address carries `pyodide` (folder of the vendored runtime) and `bundle` (JSON
- * {path: source} of the library). Requests: {type: "ask", id, request: JSON text}; replies:
- * {type: "ready"}, {type: "failed", error}, {type: "answer", id, answer}.
+ * running in Pyodide inside this module worker. Everything is loaded from the site itself: the
+ * worker's address carries `pyodide` (folder of the vendored runtime) and `bundle` (JSON
+ * {path: source} of the library).
+ *
+ * One engine per visit:
+ * - Started as a SharedWorker (widgets/js/live.js does where the browser has one, with
+ *   `extendedLifetime`, so it outlives the page that started it while the next page of the book
+ *   opens), every page and tab of the book asks the same running engine; as a dedicated Worker
+ *   (elsewhere) each page has its own.
+ * - Booting the first time imports the library and then keeps a memory snapshot of the ready
+ *   interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
+ *   / `_loadSnapshot`, marked private and experimental upstream; keyed by this build's bundle,
+ *   so a new build makes a new one). Every later boot restores that snapshot instead of starting
+ *   Python and importing the library again. A snapshot that cannot be restored (Pyodide's own
+ *   restore refuses one larger than its first heap: pyodide/pyodide#6254) is deleted, and the
+ *   engine boots as the first time, without making another.
+ *
+ * Messages in: {type: "ask", id, request: JSON text}; out: {type: "ready", boot: {ms, from:
+ * "snapshot" | "start", shared}}, {type: "failed", error}, {type: "answer", id, answer}.
  */
 const params = new URL(import.meta.url).searchParams;
 const ROOT = "/rulebook";
+const SNAPSHOTS = "book-engine-snapshots";       // not the offline cache's "rulebook-" prefix
+const bundleURL = params.get("bundle");
+const snapshotKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=1";
+const refusedKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=refused";
+const shared = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
+// the library's modules, imported before the snapshot so that a restored engine needs no import
+const IMPORTS = "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
+  "from widgets.views.engine import answer as _answer, warm as _warm\n_warm()\n";
 
-async function boot() {
-  const indexURL = params.get("pyodide");
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const [py, files] = await Promise.all([
-    loadPyodide({ indexURL, packages: [] }),
-    fetch(params.get("bundle")).then((r) => {
-      if (!r.ok) throw new Error("bundle " + r.status);
-      return r.json();
-    }),
-  ]);
+async function cache() {
+  try {
+    return await caches.open(SNAPSHOTS);
+  } catch (err) {
+    return null;                                  // no Cache Storage here (e.g. file://)
+  }
+}
+
+async function readSnapshot() {
+  const c = await cache();
+  if (!c) return null;
+  if (await c.match(refusedKey)) return "refused";
+  const hit = await c.match(snapshotKey);
+  return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+}
+
+async function keepSnapshot(bytes) {
+  const c = await cache();
+  if (!c) return;
+  for (const old of await c.keys()) if (old.url !== snapshotKey) await c.delete(old);   // older builds
+  await c.put(snapshotKey, new Response(bytes, {headers: {"Content-Type": "application/octet-stream"}}));
+}
+
+async function refuseSnapshots() {
+  const c = await cache();
+  if (!c) return;
+  await c.delete(snapshotKey);
+  await c.put(refusedKey, new Response("1"));
+}
+
+function writeLibrary(py, files) {
   for (const [path, text] of Object.entries(files)) {
-    const dir = ROOT + "/" + path.split("/").slice(0, -1).join("/");
-    py.FS.mkdirTree(dir);
+    py.FS.mkdirTree(ROOT + "/" + path.split("/").slice(0, -1).join("/"));
     py.FS.writeFile(ROOT + "/" + path, text);
   }
-  py.runPython(
-    "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
-    "from widgets.views.engine import answer as _answer\n");
-  return py.globals.get("_answer");
+}
+
+async function boot() {
+  const started = performance.now();
+  const indexURL = params.get("pyodide");
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  const files = fetch(bundleURL).then((r) => {
+    if (!r.ok) throw new Error("bundle " + r.status);
+    return r.json();
+  });
+  const snapshot = await readSnapshot().catch(() => null);
+  if (snapshot instanceof Uint8Array) {
+    try {
+      const py = await loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot });
+      writeLibrary(py, await files);              // the file system is not in the snapshot
+      const fn = py.globals.get("_answer");
+      if (typeof fn !== "function") throw new Error("snapshot without the library");
+      return {fn, boot: {ms: performance.now() - started, from: "snapshot", shared}};
+    } catch (err) {
+      await refuseSnapshots().catch(() => {});
+    }
+  }
+  const snap = snapshot === null;                 // not after a refused one
+  const py = await loadPyodide({ indexURL, packages: [], _makeSnapshot: snap });
+  writeLibrary(py, await files);
+  py.runPython(IMPORTS);
+  if (snap) {
+    try {
+      keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
+    } catch (err) {
+      // no snapshot this time: the engine still answers
+    }
+  }
+  return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
 }
 
 const ready = boot();
-ready.then(
-  () => postMessage({ type: "ready" }),
-  (err) => postMessage({ type: "failed", error: String(err && err.message || err) }),
-);
 
-self.onmessage = async (msg) => {
+async function handle(msg, reply) {
   const m = msg.data;
   if (!m || m.type !== "ask") return;
   let answer;
   try {
-    const fn = await ready;
+    const { fn } = await ready;
     answer = JSON.parse(fn(m.request));
   } catch (err) {
     answer = { error: "계산 엔진이 답하지 못했습니다." };
   }
-  postMessage({ type: "answer", id: m.id, answer });
-};
+  reply.postMessage({ type: "answer", id: m.id, answer });
+}
+
+function greet(port) {
+  ready.then(
+    ({ boot }) => port.postMessage({ type: "ready", boot }),
+    (err) => port.postMessage({ type: "failed", error: String((err && err.message) || err) }),
+  );
+}
+
+if (shared) {
+  self.onconnect = (event) => {
+    const port = event.ports[0];
+    port.onmessage = (msg) => handle(msg, port);
+    port.start();
+    greet(port);
+  };
+} else {
+  self.onmessage = (msg) => handle(msg, self);
+  greet(self);
+}
+
+// a shared engine that could not start closes, so that the next page starts a fresh one
+ready.catch(() => { if (shared) setTimeout(() => self.close(), 1000); });

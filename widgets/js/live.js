@@ -26,14 +26,20 @@
   const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
   // the same minus signs as widgets.views.live.normalise_typed (NFKC keeps U+2212)
   const MINUS = /[\u2212\u2013\u2012\ufe63]/g;
+  const STALE = " 흐리게 보이는 답은 앞의 값에 대한 것입니다.";
+  const KEPT = " 기본값에서 한 가지만 바꾼 값(슬라이더 눈금·메뉴·스위치)은 이 페이지의 표로 언제나 바로 답합니다.";
   const TEXT = {
-    booting: "표에 없는 값이라 계산 엔진을 불러오고 있습니다. 처음 한 번만 몇 초 걸립니다… " +
-      "흐리게 보이는 답은 앞의 값에 대한 것입니다.",
-    computing: "계산하는 중… 흐리게 보이는 답은 앞의 값에 대한 것입니다.",
+    booting: "표에 없는 값이라 계산 엔진을 준비하고 있습니다…" + STALE,
+    firstBoot: "표에 없는 값이라 계산 엔진을 준비하고 있습니다. 이 기기에서는 처음이라 엔진(약 14 MB)을 " +
+      "내려받느라 몇 초 걸립니다…" + STALE,
+    computing: "계산하는 중…" + STALE,
     absent: "⚠ 이 값은 미리 계산해 둔 표에 없습니다. 이 사이트에는 직접 계산하는 기능이 " +
-      "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다.",
-    failed: "⚠ 계산 엔진을 불러오지 못했습니다. 페이지를 새로 고친 뒤 다시 해 보세요. " +
-      "표에 있는 값은 그대로 답합니다.",
+      "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다." + KEPT,
+    offline: "⚠ 인터넷에 연결되어 있지 않고 계산 엔진이 이 기기에 저장되어 있지 않아, 표에 없는 이 값은 " +
+      "계산할 수 없습니다." + STALE + KEPT + " 인터넷에 연결되면 값을 다시 바꾸어 보세요. " +
+      "‘책 전체를 기기에 저장’을 눌러 두면 다음부터는 인터넷 없이도 모든 값을 계산합니다.",
+    failed: "⚠ 계산 엔진을 불러오지 못했습니다." + STALE + KEPT + " 값을 다시 바꾸면 엔진을 다시 불러옵니다.",
+    save: "책 전체를 기기에 저장",
   };
   const widgets = {};
   let engine = null;
@@ -54,7 +60,7 @@
     const dataEl = el.querySelector("script.live-data");
     const data = dataEl ? JSON.parse(dataEl.textContent) : null;
     const st = {
-      uid, el, data, doc: null, embedding: null, seq: 0, shownSeq: 0, syncing: false,
+      uid, el, data, doc: null, embedding: null, seq: 0, shownSeq: 0, quiet: new Map(),
       raw: {}, waiters: [],
     };
     widgets[uid] = st;
@@ -63,6 +69,7 @@
     el.addEventListener("keydown", startEngineSoon, {passive: true});
     el.addEventListener("focusin", startEngineSoon, {passive: true});
     el.addEventListener("focusin", selectNumber, {passive: true});
+    el.addEventListener("click", saveFromWidget);
   }
 
   // a tapped number box selects its value, so the reader types over it (no erasing by hand)
@@ -91,11 +98,13 @@
         if (kind === "number") st.raw[name] = model(st, name + "-box").value;
         else if (kind === "text") st.raw[name] = model(st, name).value;
       });
+      decorate(st);
       // the output is stored once, in the table: fill it (no event: nothing was changed yet)
       const entry = tableEntry(st, values(st.uid));
       if (entry) {
-        model(st, "out").text = entry.h;
+        model(st, "out").text = withFold(st, entry.h);
         st.ticks = entry.k || null;
+        st.names = entry.n || null;
         st.axisNames = entry.k ? JSON.stringify(entry.k) : null;   // the plot was built with them
       }
       return st;
@@ -105,6 +114,82 @@
 
   function model(st, name) {
     return st.doc ? st.doc.get_model_by_name(st.uid + "-" + name) : null;
+  }
+
+  function viewOf(m) {
+    try {
+      return m && window.Bokeh.index.find_one(m);
+    } catch (err) {
+      return null;
+    }
+  }
+
+  // What Bokeh's models do not say: a number box asks a phone for its number keypad (decimal
+  // where the value may be negative or fractional: the −/+ beside it enter those), a text box
+  // (a dice expression) is not spell-checked or capitalised, a switch's label toggles it, and an
+  // opened "N 이상 · N 이하" stays open. Applied again after changes (a view may render anew).
+  function decorate(st) {
+    st.data.names.forEach((name, i) => {
+      const kind = st.data.kinds[i];
+      if (kind === "number" || kind === "text") {
+        const view = viewOf(model(st, kind === "number" ? name + "-box" : name));
+        const input = view && view.input_el;
+        if (!input || input.dataset.liveDecorated) return;
+        input.dataset.liveDecorated = "1";
+        input.autocomplete = "off";
+        if (kind === "number") {
+          const slider = model(st, name);
+          const whole = slider && Number.isInteger(slider.step) && Number.isInteger(slider.start);
+          input.inputMode = whole && slider.start >= 0 ? "numeric" : "decimal";
+          input.enterKeyHint = "done";
+          for (const [end, what] of [["down", "한 단계 내리기"], ["up", "한 단계 올리기"]]) {
+            const button = viewOf(model(st, name + "-" + end));
+            if (button && button.button_el) button.button_el.setAttribute("aria-label", st.data.labels[i] + " " + what);
+          }
+        } else {
+          input.spellcheck = false;
+          input.setAttribute("autocapitalize", "off");
+          input.setAttribute("autocorrect", "off");
+        }
+      } else if (kind === "toggle") {
+        const view = viewOf(model(st, name + "-label"));
+        if (!view || view.el.dataset.liveDecorated) return;
+        view.el.dataset.liveDecorated = "1";
+        view.el.addEventListener("click", () => {
+          const m = model(st, name);
+          if (m) m.active = !m.active;           // its own callback answers the change
+        });
+      }
+    });
+    const out = viewOf(model(st, "out"));
+    const root = out && out.shadow_el;
+    if (root && !root.liveFold) {
+      root.liveFold = true;
+      // "toggle" does not bubble out of the shadow tree: listen inside it
+      root.addEventListener("toggle", (ev) => {
+        if (!ev.target.matches || !ev.target.matches("details.cumulative")) return;
+        if (st.foldOpen === ev.target.open) return;
+        st.foldOpen = ev.target.open;
+        st.el.dispatchEvent(new CustomEvent("live:fold", {bubbles: true, detail: {uid: st.uid, open: st.foldOpen}}));
+      }, true);
+    }
+  }
+
+  // whether the widget's "N 이상 · N 이하" is open; with a value, open or close it
+  function fold(uid, open) {
+    const st = widgets[uid];
+    if (!st) return false;
+    if (open !== undefined) {
+      st.foldOpen = Boolean(open);
+      const out = model(st, "out");
+      if (out) out.text = withFold(st, out.text);
+    }
+    return Boolean(st.foldOpen);
+  }
+
+  function withFold(st, html) {
+    const shut = String(html).replace('<details class="cumulative" open>', '<details class="cumulative">');
+    return st.foldOpen ? shut.replace('<details class="cumulative">', '<details class="cumulative" open>') : shut;
   }
 
   function embedAll() {
@@ -154,14 +239,39 @@
     return NUMBER.test(text) ? String(Number(text)) : "\u0000" + text;
   }
 
+  // the page's table (widgets/views/static_page.py pack): answers cut into shared pieces
   function tableEntry(st, vals) {
     const key = st.data.names.map((n, i) => keyOf(st.data.kinds[i], vals[n])).join("|");
     const ref = st.data.keys[key];
     if (ref === undefined) return null;
-    const entry = {h: st.data.h[ref[0]]};
-    if (ref[1] >= 0) Object.assign(entry, st.data.b[ref[1]]);
-    else entry.x = null;
+    const [hi, bi] = String(ref).split(".").map((r) => parseInt(r, 36));
+    const entry = {h: pieces(st, st.data.h[hi]).join("")};
+    if (bi === undefined || Number.isNaN(bi)) {
+      entry.x = null;
+      return entry;
+    }
+    const [x, t, c, k, n, w] = st.data.b[bi];
+    entry.x = x.length === 2 ? Array.from({length: x[1]}, (_, i) => x[0] + i) : x[0];
+    entry.t = pieces(st, t);
+    entry.y = entry.t.map(labelHeight);
+    entry.c = pieces(st, c);
+    if (k) entry.k = k;
+    if (n) entry.n = pieces(st, n);
+    if (w !== undefined) entry.w = w;
     return entry;
+  }
+
+  function pieces(st, ids) {
+    return ids ? ids.split(".").map((i) => st.data.p[parseInt(i, 36)]) : [];
+  }
+
+  // a bar's height from its exact label ("5/12 (41.67%)"), as static_page.label_height reads it
+  function labelHeight(label) {
+    const exact = String(label).split(" ")[0];
+    const [num, den = "1"] = exact.split("/");
+    if (num.length < 16 && den.length < 16) return Number(num) / Number(den);
+    const shift = Math.max(0, den.length - 17);           // both to about 17 digits
+    return Number(BigInt(num) / 10n ** BigInt(shift)) / Number(BigInt(den) / 10n ** BigInt(shift));
   }
 
   // --- control changes -------------------------------------------------------------
@@ -169,39 +279,74 @@
   // menu or code setting it, "active" for a switch)
   function changed(uid, obj, attr) {
     const st = widgets[uid];
-    if (!st || st.syncing || !st.doc || !st.data) return;
+    if (!st || !st.doc || !st.data || ours(st, obj, attr)) return;
     const name = (obj.name || "").slice(uid.length + 1);
     const typed = attr === "value_input" ? obj.value_input : obj.value;
     if (name.endsWith("-box")) {
       const control = name.slice(0, -4);
       const text = typed;
       st.raw[control] = text;
-      const slider = model(st, control);
-      if (slider && NUMBER.test(normalise(text))) {
-        const n = Number(normalise(text));
-        if (onSlider(slider, n) && n !== slider.value) sync(st, () => { slider.value = n; });
-      }
+      follow(st, model(st, control), text);
     } else if (st.data.names.includes(name) && st.data.kinds[st.data.names.indexOf(name)] === "text") {
       st.raw[name] = typed;
     } else if (st.data.names.includes(name) && st.data.kinds[st.data.names.indexOf(name)] === "number") {
-      const text = String(obj.value);
+      const text = String(snap(obj, obj.value));   // a slider's own step, never 9.000000000000002
       st.raw[name] = text;
       const box = model(st, name + "-box");
-      if (box) sync(st, () => { box.value = text; box.value_input = text; });
+      put(st, box, "value", text);
+      put(st, box, "value_input", text);
     }
     request(st);
   }
 
-  // a value the slider shows exactly (one of its steps); any other stays typed in the box only
-  function onSlider(slider, n) {
-    if (n < slider.start || n > slider.end) return false;
-    const steps = (n - slider.start) / slider.step;
-    return Math.abs(steps - Math.round(steps)) < 1e-9;
+  // the slider's step nearest to n, within its ends (as the step's own decimals: 2.5, not 2.4999…)
+  function snap(slider, n) {
+    const steps = Math.round((Math.min(Math.max(n, slider.start), slider.end) - slider.start) / slider.step);
+    const decimals = (String(slider.step).split(".")[1] || "").length +
+      (String(slider.start).split(".")[1] || "").length;
+    return Number((slider.start + steps * slider.step).toFixed(decimals));
   }
 
-  function sync(st, fn) {
-    st.syncing = true;
-    try { fn(); } finally { st.syncing = false; }
+  // a typed (or linked) number moves the knob to the nearest step; the box keeps the exact value
+  function follow(st, slider, text) {
+    if (!slider || !NUMBER.test(normalise(text))) return;
+    const at = snap(slider, Number(normalise(text)));
+    put(st, slider, "value", at);
+  }
+
+  // the −/+ beside a number box: the typed value one step down or up (from the knob's step
+  // when the box holds no number), moving the knob with it
+  function step(uid, name, direction) {
+    const st = widgets[uid];
+    const slider = st && model(st, name);
+    const box = st && model(st, name + "-box");
+    if (!slider || !box) return;
+    const text = normalise(st.raw[name]);
+    const from = NUMBER.test(text) ? Number(text) : slider.value;
+    const decimals = Math.max((String(slider.step).split(".")[1] || "").length,
+                              (text.split(".")[1] || "").length);
+    const next = String(Number((from + direction * slider.step).toFixed(decimals)));
+    st.raw[name] = next;
+    put(st, box, "value", next);
+    put(st, box, "value_input", next);
+    follow(st, slider, next);
+    request(st);
+  }
+
+  // Set a model's property from here (not the reader): Bokeh runs the control's callback later
+  // (CustomJS runs asynchronously), so the change is remembered and its callback ignored.
+  function put(st, m, prop, value) {
+    if (!m || m[prop] === value) return;
+    st.quiet.set(m.name + "." + prop, value);
+    m[prop] = value;
+  }
+
+  function ours(st, obj, attr) {
+    const k = obj.name + "." + attr;
+    if (!st.quiet.has(k)) return false;
+    const mine = st.quiet.get(k) === obj[attr];
+    st.quiet.delete(k);
+    return mine;
   }
 
   // controls shown only while another control has some value (Control.when in live.py)
@@ -237,7 +382,7 @@
     clearTimeout(st.staleTimer);
     st.staleTimer = setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) stale(st, true); },
                                wasReady ? 150 : 0);
-    if (!wasReady) status(st, engineState() === "failed" ? TEXT.failed : TEXT.booting, false);
+    if (!wasReady) status(st, engineUsed() ? TEXT.booting : TEXT.firstBoot, false);
     else setTimeout(() => { if (st.shownSeq < seq && st.seq === seq) status(st, TEXT.computing, false); }, 150);
     ask(st.data.origin, vals).then((answer) => {
       if (seq !== st.seq) return;            // a newer change was made: drop this late answer
@@ -250,15 +395,18 @@
       }
     }, () => {
       if (seq !== st.seq) return;
-      stale(st, false);
-      status(st, TEXT.failed, true);
+      // the answer shown stays marked as the previous values' (never at full strength)
+      stale(st, true);
+      const offline = navigator.onLine === false;
+      status(st, offline ? TEXT.offline : TEXT.failed, true, offline && window.LiveOffline);
       finish(st, seq, "live:error", vals);
     });
   }
 
   function show(st, seq, entry, vals, source) {
     const out = model(st, "out");
-    out.text = entry.h;
+    out.text = withFold(st, entry.h);
+    decorate(st);
     stale(st, false);
     status(st, "", false);
     const bars = model(st, "bars");
@@ -266,13 +414,15 @@
       st.ticks = entry.k || null;
       if (bars.selected.indices.length) bars.selected.indices = [];
       picked(st.uid, []);
+      st.names = entry.n || null;
       if (!entry.x) {
-        bars.data = {x: [], y: [], c: [], t: []};
+        bars.data = {x: [], y: [], c: [], t: [], w: []};
       } else {
-        bars.data = {x: entry.x, y: entry.y, c: entry.c, t: entry.t};
+        const w = entry.w || 0.8;
+        bars.data = {x: entry.x, y: entry.y, c: entry.c, t: entry.t, w: entry.x.map(() => w)};
         const plot = model(st, "bar-plot");
-        plot.x_range.start = Math.min(...entry.x) - 0.6;
-        plot.x_range.end = Math.max(...entry.x) + 0.6;
+        plot.x_range.start = Math.min(...entry.x) - w * 0.75;
+        plot.x_range.end = Math.max(...entry.x) + w * 0.75;
         plot.y_range.end = (Math.max(...entry.y) * 1.15) || 1;
         if (entry.k && plot.below.length && JSON.stringify(entry.k) !== st.axisNames) {
           const axis = plot.below[0];                // outcomes named on the axis (set only when
@@ -299,8 +449,8 @@
       return;
     }
     const x = bars.data.x[i];
-    let name = String(x);
-    if (st.ticks) {
+    let name = st.names ? st.names[i] : String(x);
+    if (st.ticks && !st.names) {
       const tick = st.ticks.find((k) => k[0] === x);
       if (tick) name = tick[1];
     }
@@ -322,12 +472,26 @@
     }
   }
 
-  function status(st, text, isError) {
+  function status(st, text, isError, withSave) {
     const div = model(st, "status-line");
     if (!div) return;
     // read out politely: a refusal or the engine's progress (the answer has its own region)
+    const save = withSave ? '<button type="button" class="live-save">' + escapeHTML(TEXT.save) + "</button>" : "";
     div.text = text ? '<p role="status" aria-live="polite" class="' +
-      (isError ? "widget-error" : "live-wait") + '">' + escapeHTML(text) + "</p>" : "";
+      (isError ? "widget-error" : "live-wait") + '">' + escapeHTML(text) + "</p>" + save : "";
+  }
+
+  // the status line's "책 전체를 기기에 저장" (inside the widget's shadow DOM): the footer's save
+  function saveFromWidget(ev) {
+    const path = ev.composedPath ? ev.composedPath() : [ev.target];
+    const button = path.find((n) => n && n.classList && n.classList.contains("live-save"));
+    if (!button || !window.LiveOffline) return;
+    button.disabled = true;
+    button.textContent = "저장하는 중…";
+    LiveOffline.saveAll().then((failed) => {
+      button.textContent = failed === null ? "이 브라우저에서는 저장할 수 없습니다"
+        : failed ? `${failed}개를 저장하지 못했습니다` : "저장했습니다";
+    });
   }
 
   function escapeHTML(text) {
@@ -337,7 +501,7 @@
   function finish(st, seq, type, vals, source) {
     st.shownSeq = seq;
     st.lastType = type;
-    st.el.dispatchEvent(new CustomEvent(type, {detail: {uid: st.uid, values: vals, source}}));
+    st.el.dispatchEvent(new CustomEvent(type, {bubbles: true, detail: {uid: st.uid, values: vals, source}}));
     const waiters = st.waiters;
     st.waiters = [];
     waiters.forEach((w) => w(type));
@@ -354,28 +518,24 @@
     const st = widgets[uid];
     if (!st || !st.data) return Promise.reject(new Error("no live widget " + uid));
     return embed(st).then(() => {
-      sync(st, () => {
-        st.data.names.forEach((name, i) => {
-          if (!(name in vals)) return;
-          const kind = st.data.kinds[i];
-          const raw = String(vals[name]);
-          const m = model(st, name);
-          if (kind === "toggle") m.active = raw === "1" || raw === "true";
-          else if (kind === "select") m.value = raw;
-          else if (kind === "text") {
-            st.raw[name] = raw;
-            m.value = raw;
-            m.value_input = raw;
-          }
-          else {
-            st.raw[name] = raw;
-            const box = model(st, name + "-box");
-            box.value = raw;
-            box.value_input = raw;
-            const n = normalise(raw);
-            if (NUMBER.test(n) && onSlider(m, Number(n))) m.value = Number(n);
-          }
-        });
+      st.data.names.forEach((name, i) => {
+        if (!(name in vals)) return;
+        const kind = st.data.kinds[i];
+        const raw = String(vals[name]);
+        const m = model(st, name);
+        if (kind === "toggle") put(st, m, "active", raw === "1" || raw === "true");
+        else if (kind === "select") put(st, m, "value", raw);
+        else if (kind === "text") {
+          st.raw[name] = raw;
+          put(st, m, "value", raw);
+          put(st, m, "value_input", raw);
+        } else {
+          st.raw[name] = raw;
+          const box = model(st, name + "-box");
+          put(st, box, "value", raw);
+          put(st, box, "value_input", raw);
+          follow(st, m, raw);
+        }
       });
       startEngineSoon();
       request(st);
@@ -384,53 +544,83 @@
   }
 
   // --- the engine --------------------------------------------------------------------
+  // One engine per visit: a SharedWorker where the browser has one (every page and tab of the book
+  // asks the same engine, and `extendedLifetime` keeps it running while the next page opens),
+  // else a Worker per page, which restores the engine's memory snapshot (engine-worker.mjs). Once
+  // this browser has run the engine, every page starts it as soon as it is idle, so the first
+  // value no table holds is answered at once; before that, on a reader's first touch of a widget.
+  const USED = "book-engine-used";
+
+  function engineUsed() {
+    try {
+      return localStorage.getItem(USED) === "1";
+    } catch (err) {
+      return false;
+    }
+  }
+
   function startEngineSoon() {
-    if (!engine && config.bundle) startEngine();
+    if ((!engine || engine.state === "failed") && config.bundle) startEngine();
   }
 
   function startEngine() {
     const url = new URL(assetURL(config.worker));
     url.searchParams.set("bundle", assetURL(config.bundle));
     url.searchParams.set("pyodide", assetURL(config.pyodide));
-    const e = {state: "booting", worker: null, next: 1, pending: new Map(), started: performance.now(), bootMs: null};
+    const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
+               pending: new Map(), started: performance.now(), bootMs: null, boot: null};
     engine = e;
-    try {
-      e.worker = new Worker(url.href, {type: "module"});
-    } catch (err) {
+    const fail = (why) => {
+      if (e.state === "failed") return;
       e.state = "failed";
-      return e;
-    }
-    e.worker.onmessage = (msg) => {
+      e.pending.forEach(([, reject]) => reject(new Error(why)));
+      e.pending.clear();
+      if (!e.shared && e.worker) e.worker.terminate();   // the next value starts a new one
+    };
+    const receive = (msg) => {
       const m = msg.data;
       if (m.type === "ready") {
         e.state = "ready";
         e.bootMs = performance.now() - e.started;
+        e.boot = m.boot || null;
+        try { localStorage.setItem(USED, "1"); } catch (err) { /* private mode: no memory */ }
       } else if (m.type === "failed") {
-        e.state = "failed";
-        e.pending.forEach(([, reject]) => reject(new Error(m.error)));
-        e.pending.clear();
+        fail(m.error);
       } else if (m.type === "answer") {
         const p = e.pending.get(m.id);
         e.pending.delete(m.id);
         if (p) p[0](m.answer);
       }
     };
-    e.worker.onerror = (ev) => {
-      ev.preventDefault();
-      e.state = "failed";
-      e.pending.forEach(([, reject]) => reject(new Error("engine failed")));
-      e.pending.clear();
-    };
+    try {
+      if (window.SharedWorker && config.sharedEngine !== false) {
+        e.worker = new SharedWorker(url.href, {type: "module", name: "book-engine", extendedLifetime: true});
+        e.shared = true;
+        e.port = e.worker.port;
+        e.port.onmessage = receive;
+        e.port.start();
+      } else {
+        e.worker = new Worker(url.href, {type: "module"});
+        e.port = e.worker;
+        e.worker.onmessage = receive;
+      }
+      e.worker.onerror = (ev) => {
+        if (ev.preventDefault) ev.preventDefault();
+        fail("engine failed");
+      };
+    } catch (err) {
+      fail(String(err));
+    }
     return e;
   }
 
   function ask(origin, vals) {
-    const e = engine || startEngine();
+    const e = engine && engine.state !== "failed" ? engine : startEngine();
     if (e.state === "failed") return Promise.reject(new Error("engine failed"));
     const id = e.next++;
     return new Promise((resolve, reject) => {
       e.pending.set(id, [resolve, reject]);
-      e.worker.postMessage({type: "ask", id, request: JSON.stringify({origin, values: vals})});
+      e.port.postMessage({type: "ask", id, request: JSON.stringify({origin, values: vals})});
     });
   }
 
@@ -443,10 +633,28 @@
     return engine ? engine.bootMs : null;
   }
 
+  // how the running engine started: {ms, from: "snapshot" | "start", shared}, and whether this
+  // page found it running already (a shared engine started by an earlier page)
+  function engineInfo() {
+    if (!engine) return null;
+    return {state: engine.state, shared: engine.shared, bootMs: engine.bootMs, boot: engine.boot};
+  }
+
+  // a page of a visit that has run the engine before starts it once idle (not to save data)
+  function prestart() {
+    if (!config.bundle || !engineUsed() || (navigator.connection && navigator.connection.saveData)) return;
+    const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 300));
+    later(() => startEngineSoon(), {timeout: 1500});
+  }
+
   window.LiveBook = {
-    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, normalise, picked,
-    startEngine: startEngineSoon,
+    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, normalise,
+    picked, step, fold, startEngine: startEngineSoon,
   };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
-  else observe();
+  function start() {
+    observe();
+    prestart();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -9,9 +9,10 @@
  *   load: a save cut short by closing the page goes on at the next one.
  * - On the search page, once a search has shown results, ask the worker to keep the whole search
  *   index (group "s"), so that search works offline afterwards.
- * - When this page has used the in-page engine (LiveBook.engineState() "ready"), ask the worker to
- *   keep the engine's files too; it takes them from the browser's cache, where the engine just
- *   loaded them, so nothing is downloaded twice.
+ * - Once the reader has changed any widget on this page (its "live:answer" or "live:error" event),
+ *   ask the worker to keep the in-page engine's files in the background (from the browser's cache
+ *   where the engine already loaded them, else downloaded), unless the browser asks to save data:
+ *   values no table holds then work offline too.
  * - The footer's control (book/_templates/save-book.html): what is kept on this device, and a
  *   button that keeps the whole book, engine included, with progress and a result message.
  * - When a new build has been stored while a page of the old one is open, a small notice offers
@@ -98,29 +99,17 @@
     });
   }
 
+  // Once the reader has changed any widget (an answer shown, from the page's table or the
+  // engine), ask the worker to keep the engine's files in the background: the first value no
+  // table holds then works offline too. Not when the browser asks to save data.
   function keepEngineOnceUsed() {
-    // the engine starts on a reader's first touch of a widget (widgets/js/live.js); once it is
-    // ready, its files are in the browser's cache and the worker keeps them from there
-    let timer = 0;
-    const check = () => {
-      const state = window.LiveBook ? LiveBook.engineState() : "absent";
-      if (state === "ready") {
-        clearInterval(timer);
-        post({type: "save", what: "engine"});
-      } else if (state === "failed" || state === "absent") {
-        clearInterval(timer);
-      }
+    const keep = () => {
+      document.removeEventListener("live:answer", keep);
+      document.removeEventListener("live:error", keep);
+      if (!saveData()) post({type: "save", what: "engine"});
     };
-    const start = () => {
-      if (timer) return;
-      timer = setInterval(check, 1000);
-      check();
-    };
-    if (window.LiveBook && LiveBook.engineState() !== "off") start();
-    ["pointerdown", "keydown", "focusin"].forEach((type) =>
-      document.addEventListener(type, (e) => {
-        if (e.target.closest && e.target.closest(".live-widget")) start();
-      }, {passive: true}));
+    document.addEventListener("live:answer", keep);
+    document.addEventListener("live:error", keep);
   }
 
   // The search page (search.html, #search-results): once a search has shown its results, ask the

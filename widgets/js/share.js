@@ -4,6 +4,7 @@
  *     chapter.html#pf-strikes.bonus=7&pf-strikes.ac=23
  * and a copied link adds `go=<widget>` to open the page scrolled to that widget:
  *     chapter.html#go=pf-strikes&pf-strikes.bonus=7&pf-strikes.ac=23&pf-strikes.agile1=0…
+ * An opened "N 이상 · N 이하" is kept too (`uf-damage.fold=1`), and opens again with the link.
  * On load the values are handed to LiveBook.set, the same path as values typed into the widget:
  * a number or a text control's text goes in as typed text and the library checks it (a bad one
  * shows the library's Korean
@@ -18,6 +19,7 @@
   "use strict";
 
   const GO = "go";
+  const FOLD = "fold";                   // not a control's name (widgets.views.live._PAGE_PARTS)
   const MAX_TEXT = 200;                  // longer text from an address is cut (it is refused anyway;
                                          // widgets.views.live.MAX_TEXT_INPUT)
   const TEXT = {
@@ -30,11 +32,12 @@
   };
   const widgets = new Map();             // uid -> {el, data, note, field}
   const kept = new Map();                // uid -> {name: raw}: what the address keeps, page order
+  const folds = new Set();               // uids whose "N 이상 · N 이하" is open
   let restored = Promise.resolve();
 
   // --- reading and writing the address ---------------------------------------------
   function parse(hash) {
-    const out = {go: null, values: new Map()};
+    const out = {go: null, values: new Map(), folds: new Set()};
     let params;
     try {
       params = new URLSearchParams(String(hash).replace(/^#/, ""));
@@ -51,6 +54,10 @@
       const uid = key.slice(0, dot);
       const name = key.slice(dot + 1);
       const w = widgets.get(uid);
+      if (w && name === FOLD && value === "1") {
+        out.folds.add(uid);
+        continue;
+      }
       if (!w || !w.data.names.includes(name)) continue;        // unknown widget or control
       if (!out.values.has(uid)) out.values.set(uid, Object.create(null));
       out.values.get(uid)[name] = value.slice(0, MAX_TEXT);
@@ -60,7 +67,7 @@
 
   function isOurs(hash) {
     const p = parse(hash);
-    return p.go !== null || p.values.size > 0;
+    return p.go !== null || p.values.size > 0 || p.folds.size > 0;
   }
 
   function params(uids, go) {
@@ -73,6 +80,7 @@
       w.data.names.forEach((name) => {
         if (name in vals) p.set(uid + "." + name, String(vals[name]));
       });
+      if (folds.has(uid)) p.set(uid + "." + FOLD, "1");
     }
     return p.toString();
   }
@@ -153,6 +161,11 @@
       if (Object.keys(good).length) {
         jobs.push(window.LiveBook.set(uid, good).catch(() => "live:error"));
       }
+    }
+    for (const uid of p.folds) {
+      folds.add(uid);
+      if (!kept.has(uid)) kept.set(uid, Object.create(null));
+      window.LiveBook.fold(uid, true);
     }
     const done = Promise.all(jobs);
     if (scroll && p.go) {
@@ -270,6 +283,14 @@
       el.addEventListener("live:answer", (ev) => {
         kept.set(ev.detail.uid, Object.assign(Object.create(null), ev.detail.values));
         if (w.note && w.note.classList.contains("live-share-warn")) say(w, "", false);
+        writeAddress();
+      });
+      el.addEventListener("live:fold", (ev) => {
+        if (ev.detail.open) folds.add(ev.detail.uid);
+        else folds.delete(ev.detail.uid);
+        if (!kept.has(ev.detail.uid)) {
+          try { kept.set(ev.detail.uid, window.LiveBook.values(ev.detail.uid)); } catch (err) { /* later */ }
+        }
         writeAddress();
       });
     });

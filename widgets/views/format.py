@@ -53,23 +53,29 @@ def odds_table(rows: list[tuple[str, Fraction]], caption: str = "") -> str:
     return Table([], [[label, Fraction(p)] for label, p in rows], caption=caption).html()
 
 
-def cumulative_table(values, probabilities, what: str = "값") -> str:
+def cumulative_table(values, probabilities, what: str = "값", rows=None, note: str = "") -> str:
     """"N 이상" and "N 이하" for every value of a distribution of a total, as exact fractions
     (the GM's "at least 6 damage?"), folded under a summary line so the answer stays short.
+    ``rows`` gives the rows ``(N, N 이상, N 이하)`` instead (a distribution too wide for a row
+    per value steps through it), and ``note`` says so under the table.
 
     >>> html_ = cumulative_table((1, 2, 3), (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)), "피해")
     >>> "<summary>피해: N 이상 · N 이하</summary>" in html_, html_.count("<tr>")
     (True, 4)
     >>> '<td>3/4 (75.00%)</td>' in html_    # 2 이하 = 1/2 + 1/4
     True
+    >>> cumulative_table((), (), "합계", rows=[(10, Fraction(1), Fraction(1, 9))], note="N은 10씩").count("<tr>")
+    2
     """
     from .table import Table
-    probabilities = [Fraction(p) for p in probabilities]
-    rows, below, total = [], Fraction(0), sum(probabilities, Fraction(0))
-    for value, p in zip(values, probabilities):
-        rows.append([value, total - below, below + p])
-        below += p
-    table = Table(["N", "N 이상", "N 이하"], rows, kind="odds cum", all_numbers=True)
+    if rows is None:
+        probabilities = [Fraction(p) for p in probabilities]
+        rows, below, total = [], Fraction(0), sum(probabilities, Fraction(0))
+        for value, p in zip(values, probabilities):
+            rows.append([value, total - below, below + p])
+            below += p
+    table = Table(["N", "N 이상", "N 이하"], [list(r) for r in rows], kind="odds cum",
+                  all_numbers=True, note=note)
     return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
             f"{table.html()}</details>")
 

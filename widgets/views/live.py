@@ -39,6 +39,12 @@ MAX_STATIC_ENTRIES = 5000
 #: How many first answers one widget ships in its page (the rest come from the engine).
 PAGE_TABLE_BUDGET = 160
 
+#: Most bars one plot draws: a distribution of a total with more outcomes is drawn in equal bins
+#: (each bin's exact probability; a tapped bin names its range), so every answer stays bounded.
+MAX_BARS = 60
+#: Most rows of an "N 이상 · N 이하" table: beyond them the rows step through the outcomes.
+MAX_CUMULATIVE_ROWS = 60
+
 #: Colours of the bands used across the book (colour-blind safe pairs).
 BAND_COLORS = {
     "failure": "#d55e00",
@@ -51,7 +57,7 @@ BAND_COLORS = {
 
 #: Names the page gives a widget's own parts (``{uid}-out`` …; the others have a dash, which a
 #: control name, a Python identifier, cannot have); no control may take them.
-_PAGE_PARTS = {"out", "bars", "root", "legend", "picked"}
+_PAGE_PARTS = {"out", "bars", "root", "legend", "picked", "fold"}
 
 _NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*")
 #: Longest text a text control takes (the library's own parser has its own, smaller limits).
@@ -218,25 +224,79 @@ def _tidy(x: float) -> int | float:
 class Bars:
     """A probability bar chart: one bar per outcome, coloured by band. ``ticks`` name the
     positions of the x axis where the bars are outcomes rather than numbers (``(1, "명중")``);
-    ``cumulative`` marks a distribution of a total, whose answer also shows "N 이상 / N 이하"."""
+    ``cumulative`` marks a distribution of a total, whose answer also shows "N 이상 / N 이하".
+
+    A distribution with more outcomes than :data:`MAX_BARS` is drawn in equal bins
+    (:meth:`from_dist`): ``names`` then name each bar ("101~110"), ``width`` is the bars' width
+    on the x axis, ``rows`` the exact "N 이상 · N 이하" rows at the bins' starts and ``note`` a
+    line of key numbers (the range, the mean, where the middle 90% lies), all exact."""
 
     x: tuple[int, ...]
     p: tuple[Fraction, ...]
     band: tuple[str, ...]
     ticks: tuple[tuple[int, str], ...] = ()
     cumulative: bool = False
+    names: tuple[str, ...] = ()
+    width: float = 0.8
+    rows: tuple[tuple[int, Fraction, Fraction], ...] = ()
+    note: str = ""
 
     @classmethod
     def from_dist(cls, dist, band_of: Callable[[int], str], cumulative: bool = True) -> "Bars":
-        """One bar per outcome of a distribution of a total (damage, a sum, HP).
+        """One bar per outcome of a distribution of a total (damage, a sum, HP); more outcomes
+        than :data:`MAX_BARS` are drawn in equal bins, still exact.
 
-        >>> from widgets.dice import die
+        >>> from widgets.dice import die, dice_sum
         >>> Bars.from_dist(die(2), lambda v: "neutral").p
         (Fraction(1, 2), Fraction(1, 2))
+        >>> big = Bars.from_dist(dice_sum(200, 100), lambda v: "neutral")
+        >>> len(big.x) <= MAX_BARS, big.names[0], big.names[1], big.width, sum(big.p)
+        (True, '200~8499', '8500~8599', 100.0, Fraction(1, 1))
+        >>> [n for n, _, _ in big.rows[:3]], big.rows[-1][0], len(big.rows) <= MAX_CUMULATIVE_ROWS + 3
+        ([200, 8500, 8600], 20000, True)
         """
-        probs = dist.probabilities()
-        return cls(tuple(probs), tuple(probs.values()), tuple(band_of(v) for v in probs),
-                   cumulative=cumulative)
+        weights, total = dist.weights, dist.total
+        low, high = dist.min, dist.max
+        if high - low + 1 <= MAX_BARS:
+            probs = dist.probabilities()
+            return cls(tuple(probs), tuple(probs.values()), tuple(band_of(v) for v in probs),
+                       cumulative=cumulative)
+        # equal bins over the outcomes that matter (all but 1/10000 on either side); whatever
+        # lies beyond them is one bar at each end, named by its range
+        left = _quantile(weights, total, Fraction(1, 10000))
+        right = _quantile(weights, total, Fraction(9999, 10000))
+        step = _bin_width(right - left + 1, MAX_BARS - 2)
+        first = left - left % step
+        last = right - right % step + step - 1          # the end of the last equal bin
+        starts = list(range(first, last + 1, step))
+        edges = ([low] if low < first else []) + starts + ([last + 1] if last < high else [])
+        ends = [e - 1 for e in edges[1:]] + [high]
+        sums = [0] * len(edges)
+        at, below, rows = 0, 0, []
+        for v, w in weights.items():
+            while v > ends[at]:
+                at += 1
+            sums[at] += w
+        for i, e in enumerate(edges):
+            n = max(e, low)
+            rows.append((n, Fraction(total - below, total),
+                         Fraction(below + weights.get(n, 0), total)))
+            below += sums[i]
+        if rows[-1][0] != high:
+            rows.append((high, Fraction(weights[high], total), Fraction(1)))
+        xs = tuple(first + (i - (low < first)) * step + (step - 1) / 2 for i in range(len(edges)))
+        keep = [i for i, w in enumerate(sums) if w]
+        mean = Fraction(sum(v * w for v, w in weights.items()), total)
+        note = (f'<p class="live-binned">결과가 {len(weights)}가지라 막대 하나에 {step}개 값씩 묶어 '
+                f"보여 줍니다 (양 끝 막대는 나머지 전부). 가장 작은 값 {low}, 가장 큰 값 {high}, "
+                f"평균 {fmt.approx(mean)}; 결과의 가운데 90%는 "
+                f"{_quantile(weights, total, Fraction(1, 20))}~"
+                f"{_quantile(weights, total, Fraction(19, 20))}입니다.</p>")
+        return cls(tuple(xs[i] for i in keep), tuple(Fraction(sums[i], total) for i in keep),
+                   tuple(band_of(max(edges[i], low)) for i in keep), cumulative=cumulative,
+                   names=tuple(f"{max(edges[i], low)}~{ends[i]}" if ends[i] > edges[i]
+                               else str(edges[i]) for i in keep),
+                   width=float(step), rows=tuple(rows), note=note)
 
     @classmethod
     def outcomes(cls, odds: dict, labels: dict, bands: dict, start: int = 1) -> "Bars":
@@ -250,6 +310,37 @@ class Bars:
         xs = tuple(range(start, start + len(odds)))
         return cls(xs, tuple(odds.values()), tuple(bands[k] for k in odds),
                    tuple((x, labels[k]) for x, k in zip(xs, odds)))
+
+
+def _bin_width(span: int, most: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, … that draws ``span`` values in at most ``most``
+    bins (one more for a first bin that starts before the lowest value).
+
+    >>> _bin_width(60, 60), _bin_width(61, 60), _bin_width(19801, 60)
+    (1, 2, 500)
+    """
+    width, scale = 1, 1
+    while -(-span // width) + (width > 1) > most:
+        for m in (2, 5, 10):
+            width = m * scale
+            if -(-span // width) + 1 <= most:
+                return width
+        scale *= 10
+    return width
+
+
+def _quantile(weights: dict[int, int], total: int, q: Fraction) -> int:
+    """The smallest outcome whose cumulative probability reaches ``q`` (exact integer weights).
+
+    >>> _quantile({1: 1, 2: 1, 3: 2}, 4, Fraction(1, 2))
+    2
+    """
+    need, run = q * total, 0
+    for v, w in weights.items():
+        run += w
+        if run >= need:
+            return v
+    return next(reversed(weights))
 
 
 @dataclass(frozen=True)
@@ -327,13 +418,20 @@ class LiveWidget:
         entry: dict = {"h": shown.html}
         if shown.bars is not None:
             b = shown.bars
-            if b.cumulative and len(b.x) > 1:
+            if b.rows:
+                entry["h"] += b.note + fmt.cumulative_table(
+                    (), (), self.x_label, rows=b.rows,
+                    note=f"N은 {b.rows[-1][0] - b.rows[-2][0]}씩 건너뜁니다." if len(b.rows) > 1 else "")
+            elif b.cumulative and len(b.x) > 1:
                 entry["h"] += fmt.cumulative_table(b.x, b.p, self.x_label)
             entry.update(x=list(b.x), y=[float(p) for p in b.p],
                          c=[self.colors[band] for band in b.band],
                          t=[fmt.prob(p) for p in b.p])
             if b.ticks:
                 entry["k"] = [[x, label] for x, label in b.ticks]
+            if b.names:
+                entry["n"] = list(b.names)
+                entry["w"] = b.width * 0.8
         return entry
 
 
@@ -407,6 +505,78 @@ class LiveWidget:
             if widest:
                 break
         return list(settings.values())
+
+    def first_moves(self) -> list[list[dict]]:
+        """Settings in the order the page ships their answers, in blocks: the defaults and every
+        value of one control (a reader's first move), then, for each pair of controls, every
+        combination of their values (a second move; smaller pairs first), then the grid of
+        every control's values near the defaults, widening (later moves). A control shown only
+        with another's value varies only while it is shown; a text control offers its examples.
+
+        >>> from widgets.views.generic import dice_pool_widget
+        >>> blocks = dice_pool_widget().first_moves()
+        >>> len(blocks[0]), [len(b) for b in blocks[1:4]]   # 1 + 4 + 4 + 4; then 5 × 5 pairs less 9
+        (13, [16, 16, 16])
+        """
+        defaults = self.defaults()
+
+        def tidy(values: dict) -> dict:
+            raw = {}
+            for c in self.controls:     # a hidden control keeps its default
+                if not c.shown_with(raw):
+                    values = {**values, c.name: c.default}
+                raw[c.name] = c.key(values[c.name])
+            return values
+
+        seen: set[str] = set()
+
+        def block(settings) -> list[dict]:
+            out = []
+            for values in settings:
+                values = tidy(values)
+                key = self.key(values)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(values)
+            return out
+
+        movable = [c for c in self.controls if len(c.options) > 1]
+        blocks = [block([defaults] + [{**defaults, c.name: o} for c in movable for o in c.options])]
+        pairs = sorted(itertools.combinations(movable, 2),
+                       key=lambda ab: len(ab[0].options) * len(ab[1].options))
+        for a, b in pairs:
+            blocks.append(block({**defaults, a.name: x, b.name: y}
+                                for x in a.options for y in b.options))
+        for radius in range(1, max((len(c.options) for c in self.controls), default=1) + 1):
+            near = [_near(c, radius) if c.kind != "text" else [c.default] for c in self.controls]
+            size = 1
+            for values in near:
+                size *= len(values)
+            if size > MAX_STATIC_ENTRIES:
+                break
+            blocks.append(block({c.name: v for c, v in zip(self.controls, combo)}
+                                for combo in itertools.product(*near)))
+            if all(len(v) == len(c.options) for v, c in zip(near, self.controls)):
+                break
+        return [b for b in blocks if b]
+
+    def two_control_moves(self) -> list[str]:
+        """The keys of a reader's two-control moves: from the defaults, two controls (menus,
+        switches, sliders; each shown at the defaults) each set to another of its offered values,
+        every such pair. The share of them the page's table answers at once is what
+        ``scripts/bench.py`` reports and ``tests/test_engine.py`` checks.
+
+        >>> from widgets.views.generic import dice_pool_widget
+        >>> len(dice_pool_widget().two_control_moves())   # 4·4 + 4·4 + 4·4
+        48
+        """
+        defaults = self.defaults()
+        raw = {c.name: c.key(c.default) for c in self.controls}
+        movable = [c for c in self.controls
+                   if c.kind != "text" and len(c.options) > 1 and c.shown_with(raw)]
+        return [self.key({**defaults, a.name: x, b.name: y})
+                for a, b in itertools.combinations(movable, 2)
+                for x in a.options if x != a.default for y in b.options if y != b.default]
 
     def page_table(self, budget: int = PAGE_TABLE_BUDGET, reach: int | None = None) -> dict[str, dict]:
         """Key → answer for :meth:`page_settings`."""

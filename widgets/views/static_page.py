@@ -1,7 +1,7 @@
 """The built site's renderer of a live widget: Bokeh controls, output and plot.
 
 Each number control is a box (any value) with a slider beside it. The page carries a small table
-of first answers (:meth:`~widgets.views.live.LiveWidget.page_table`) and the widget's origin; the
+of first answers (:meth:`~widgets.views.live.LiveWidget.first_moves`) and the widget's origin; the
 page script ``widgets/js/live.js`` shows a table answer at once and sends any other value to the
 in-page engine, which runs this same library. The Bokeh document is embedded only when the widget
 scrolls near the viewport, so a long chapter loads like a plain page.
@@ -11,6 +11,9 @@ from __future__ import annotations
 import hashlib
 import html as html_lib
 import json
+import re
+import zlib
+from fractions import Fraction
 
 _DIV_CSS = """
 .bk-clearfix { min-width: 0; max-width: 100%; }
@@ -37,18 +40,26 @@ details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0
 """
 #: Let a long control label wrap above its number box instead of running over the slider.
 _BOX_CSS = "label { white-space: normal; word-break: keep-all; overflow-wrap: anywhere; }"
+#: A switch's label is part of its target: it toggles the switch (widgets/js/live.js).
+_SWITCH_LABEL_CSS = (":host { cursor: pointer; min-height: 44px; display: flex; align-items: center; "
+                     "user-select: none; -webkit-tap-highlight-color: transparent; }")
 #: An answer being recomputed is dimmed (the page script marks it; the status line says why).
 _STALE_CSS = ":host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }"
 
-#: Most bytes of first answers one widget ships; beyond them the engine answers.
-PAGE_DATA_BYTES = 32_000
-#: (grid budget, slider reach) tried in turn until a widget's table fits PAGE_DATA_BYTES.
-_TABLE_SIZES = ((160, None), (60, None), (1, None), (1, 12), (1, 6), (1, 3), (1, 1), (1, 0))
+#: Bytes of first answers one widget ships, gzip-compressed as a host sends the page
+#: (``PAGE_DATA_LEVEL``): the first budget, or a larger one when it lets the page answer at least
+#: ``PAGE_MOVES_SHARE`` of a reader's two-control moves (:meth:`~widgets.views.live.LiveWidget.
+#: two_control_moves`) that the first does not; and at most ``PAGE_DATA_RAW`` bytes as written.
+PAGE_DATA_GZIP = (2_000, 3_000, 4_500, 6_000)
+PAGE_MOVES_SHARE = 0.75
+PAGE_DATA_RAW = 80_000
+PAGE_DATA_LEVEL = 6
 
 #: The page script's entry points, called by every control and by a tap on a bar (the logic
 #: lives in widgets/js/live.js).
 _CHANGED = "window.LiveBook && window.LiveBook.changed(uid, cb_obj, attr);"
 _PICKED = "window.LiveBook && window.LiveBook.picked(uid, cb_obj.indices);"
+_STEP = "window.LiveBook && window.LiveBook.step(uid, name, direction);"
 
 
 def bokeh_layout(widget, table_id: str, filled: bool = True):
@@ -59,7 +70,7 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
     ``filled=False`` the output starts empty and the page script fills it from the page's table
     (the default answer is then stored once in the table, not twice)."""
     from bokeh.layouts import column, row
-    from bokeh.models import (ColumnDataSource, CustomJS, Div, FixedTicker, HoverTool,
+    from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FixedTicker, HoverTool,
                               InlineStyleSheet, Range1d, Select, Slider, Switch, TapTool,
                               TextInput)
     from bokeh.plotting import figure
@@ -83,7 +94,16 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
             box.js_on_change("value_input", typing)
             box.js_on_change("value", callback)
             slider.js_on_change("value", callback)
-            children.append(row(box, slider, sizing_mode="stretch_width", name=f"{name}-row"))
+            parts = [box]
+            if c.options[0] < 0:   # a phone's number keypad may have no minus sign: −/+ steps
+                box.width = 110
+                for end, label, direction in (("down", "−", -1), ("up", "+", 1)):
+                    stepper = Button(label=label, name=f"{name}-{end}", width=44, height=44,
+                                     align="end", css_classes=["live-step"])
+                    stepper.js_on_click(CustomJS(args=dict(uid=uid, name=c.name, direction=direction),
+                                                 code=_STEP))
+                    parts.append(stepper)
+            children.append(row(*parts, slider, sizing_mode="stretch_width", name=f"{name}-row"))
         elif c.kind == "text":
             box = TextInput(title=c.label, value=str(c.default), name=name,
                             sizing_mode="stretch_width", css_classes=["live-text"],
@@ -99,8 +119,11 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
         else:
             switch = Switch(active=bool(c.default), name=name, align="center")
             switch.js_on_change("active", CustomJS(args=dict(uid=uid, attr="active"), code=_CHANGED))
-            children.append(row(switch, Div(text=html_lib.escape(c.label), align="center"),
-                                name=f"{name}-row"))
+            # the label toggles the switch too (widgets/js/live.js): the whole row is the target
+            label = Div(text=html_lib.escape(c.label), align="center", name=f"{name}-label",
+                        css_classes=["live-switch-label"], sizing_mode="stretch_width",
+                        stylesheets=[InlineStyleSheet(css=_SWITCH_LABEL_CSS)])
+            children.append(row(switch, label, name=f"{name}-row", sizing_mode="stretch_width"))
         # a control shown only with some value of another (the page script keeps it so)
         children[-1].visible = c.shown_with(raw_defaults)
     children.append(Div(text="", name=f"{uid}-status-line", sizing_mode="stretch_width",
@@ -108,14 +131,16 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
     children.append(Div(text=first["h"] if filled else "", name=f"{uid}-out", sizing_mode="stretch_width",
                         css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)]))
     if widget.plot and "x" in first:
-        source = ColumnDataSource({k: first[k] for k in "xyct"}, name=f"{uid}-bars")
-        xr = Range1d(min(first["x"]) - 0.6, max(first["x"]) + 0.6)
+        width = first.get("w", 0.8)
+        source = ColumnDataSource({**{k: first[k] for k in "xyct"}, "w": [width] * len(first["x"])},
+                                  name=f"{uid}-bars")
+        xr = Range1d(min(first["x"]) - width * 0.75, max(first["x"]) + width * 0.75)
         yr = Range1d(0, max(first["y"]) * 1.15 or 1)
         fig = figure(height=240, sizing_mode="stretch_width", x_range=xr, y_range=yr,
                      x_axis_label=widget.x_label, y_axis_label=widget.y_label,
                      toolbar_location=None, tools="", name=f"{uid}-bar-plot",
                      stylesheets=[InlineStyleSheet(css=_STALE_CSS)])
-        bars = fig.vbar(x="x", top="y", width=0.8, color="c", source=source,
+        bars = fig.vbar(x="x", top="y", width="w", color="c", source=source,
                         nonselection_fill_alpha=0.45, nonselection_line_alpha=0.45)
         fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")],
                                 renderers=[bars]))
@@ -134,25 +159,80 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
     return column(*children, sizing_mode="stretch_width", name=f"{uid}-root")
 
 
-def page_data(widget) -> dict:
+def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
+              raw_budget: int = PAGE_DATA_RAW) -> dict:
     """What the page script needs besides the Bokeh document: control names and kinds, the
-    origin for the engine, and the first-answer table with each distinct text and bar set
-    stored once (``h``: texts, ``b``: bar sets, ``keys``: key → [text index, bars index or -1]).
+    origin for the engine, and the table of first answers, packed (:func:`pack`). The table
+    holds the blocks of :meth:`~widgets.views.live.LiveWidget.first_moves` in turn (the defaults
+    and one-control moves always; then pairs of controls, then the grid near the defaults) while
+    the packed table stays within a budget of bytes compressed (the first of ``gzip_budgets``,
+    or the first larger one that answers :data:`PAGE_MOVES_SHARE` of the two-control moves) and
+    ``raw_budget`` written; a block that does not fit whole ships its part nearest the defaults.
 
     >>> from widgets.views.generic import dice_pool_widget
     >>> data = page_data(dice_pool_widget())
     >>> data["names"], data["kinds"], data["origin"]["factory"]
     (['count', 'sides', 'keep'], ['number', 'select', 'select'], 'dice_pool_widget')
+    >>> unpack(data, "3|6|high2")["t"][-1]
+    '2/27 (7.41%)'
     """
-    for budget, reach in _TABLE_SIZES:
-        packed = _packed(widget.page_table(budget, reach))
-        if len(_json(packed).encode()) <= PAGE_DATA_BYTES:
+    blocks = widget.first_moves()
+    known: dict[str, dict] = {}
+
+    def answers(settings) -> dict[str, dict]:
+        out = {}
+        for values in settings:
+            key = widget.key(values)
+            if key not in known:
+                known[key] = widget.entry(widget.shown(**values))
+            out[key] = known[key]
+        return out
+
+    def table(gzip_budget: int) -> dict[str, dict]:
+        def fits(candidate: dict) -> bool:
+            text = _json(pack(candidate)).encode()
+            return len(text) <= raw_budget and len(zlib.compress(text, PAGE_DATA_LEVEL)) <= gzip_budget
+
+        entries = answers(blocks[0])             # a reader's first moves: always shipped
+        for settings in blocks[1:]:
+            more = answers(settings)
+            if fits({**entries, **more}):
+                entries.update(more)
+                continue
+            # the part of the block nearest the defaults, as much as fits (halving)
+            order = sorted(more, key=lambda k: _distance(widget, k))
+            size = len(order) // 2
+            while size and not fits({**entries, **{k: more[k] for k in order[:size]}}):
+                size //= 2
+            entries.update({k: more[k] for k in order[:size]})
+            break
+        return entries
+
+    moves = widget.two_control_moves()
+    entries = table(gzip_budgets[0])
+    for budget in gzip_budgets[1:]:
+        if not moves or sum(k in entries for k in moves) >= PAGE_MOVES_SHARE * len(moves):
+            break
+        wider = table(budget)
+        if sum(k in wider for k in moves) >= PAGE_MOVES_SHARE * len(moves):
+            entries = wider
             break
     return {"uid": widget.uid, "names": [c.name for c in widget.controls],
             "labels": [c.label for c in widget.controls], "xl": widget.x_label,
             "kinds": [c.kind for c in widget.controls], "origin": widget.origin,
             "when": [[c.when[0], list(c.when[1])] if c.when else None for c in widget.controls],
-            **packed}
+            **pack(entries)}
+
+
+def _distance(widget, key: str) -> int:
+    """How many slider steps (or menu changes) a setting lies from the defaults."""
+    out = 0
+    for c, text in zip(widget.controls, key.split("|")):
+        keys = [c.key(o) for o in c.options]
+        here = keys.index(text) if text in keys else 0
+        there = keys.index(c.key(c.default)) if c.key(c.default) in keys else 0
+        out += abs(here - there) if c.kind == "number" else int(here != there)
+    return out
 
 
 def static_html(widget) -> str:
@@ -192,28 +272,113 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-def _packed(table: dict[str, dict]) -> dict:
-    """A table with each distinct text and each distinct bar set stored once.
+#: Where an answer's html is cut into the pieces that answers share (each tag is a piece).
+_PIECES = re.compile(r"(<[^>]+>)")
 
-    >>> _packed({"a": {"h": "x"}, "b": {"h": "x"}})
-    {'h': ['x'], 'b': [], 'keys': {'a': [0, -1], 'b': [0, -1]}}
+
+def _ids(numbers) -> str:
+    """Piece numbers as the page stores them: base 36, joined by dots (``[1, 40] -> "1.14"``)."""
+    out = []
+    for n in numbers:
+        digits = ""
+        while True:
+            n, r = divmod(n, 36)
+            digits = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + digits
+            if not n:
+                break
+        out.append(digits)
+    return ".".join(out)
+
+
+def pack(table: dict[str, dict]) -> dict:
+    """A table of answers with everything answers share stored once: the html is cut into
+    pieces at its tags (``p``: each distinct piece once), each answer is its pieces' numbers
+    (``h``), each bar set its x positions (``[first, count]`` when they run 1 by 1), the pieces
+    of its exact labels, colours and bar names, its axis names and bar width (``b``: ``[x, t,
+    c, k, n, w]``); ``keys`` maps a setting's key to ``"answer"`` or ``"answer.bars"`` (base 36).
+    A bar's height is read from its exact label (the page script does the same). :func:`unpack`
+    and ``widgets/js/live.js`` read it back.
+
+    >>> packed = pack({"a": {"h": "<p>x</p>"}, "b": {"h": "<p>y</p>"}})
+    >>> packed["p"], packed["h"], packed["keys"]
+    (['<p>', 'x', '</p>', 'y'], ['0.1.2', '0.3.2'], {'a': '0', 'b': '1'})
     """
-    texts: dict[str, int] = {}
+    pieces: dict[str, int] = {}
+    answers: dict[str, int] = {}
     bars: dict[str, int] = {}
-    bar_list: list[dict] = []
+    bar_list: list[list] = []
     keys = {}
+
+    def ids(parts) -> str:
+        return _ids(pieces.setdefault(part, len(pieces)) for part in parts if part)
+
     for key, entry in table.items():
-        hi = texts.setdefault(entry["h"], len(texts))
-        bi = -1
+        hi = answers.setdefault(ids(_PIECES.split(entry["h"])), len(answers))
+        ref = _ids([hi])
         if "x" in entry:
-            plot = {k: entry[k] for k in "xyctk" if k in entry}
-            sig = json.dumps(plot, sort_keys=True)
+            x = entry["x"]
+            if all(isinstance(v, int) for v in x) and x == list(range(x[0], x[0] + len(x))):
+                x = [x[0], len(x)]
+            else:
+                x = [x]
+            plot = [x, ids(entry["t"]), ids(entry["c"]), entry.get("k", 0),
+                    ids(entry["n"]) if "n" in entry else 0, entry.get("w", 0.8)]
+            while plot[-1] in (0, 0.8) and len(plot) > 3:
+                plot.pop()
+            sig = json.dumps(plot, ensure_ascii=False)
             if sig not in bars:
                 bars[sig] = len(bar_list)
                 bar_list.append(plot)
-            bi = bars[sig]
-        keys[key] = [hi, bi]
-    return {"h": list(texts), "b": bar_list, "keys": keys}
+            ref += "." + _ids([bars[sig]])
+        keys[key] = ref
+    return {"p": list(pieces), "h": list(answers), "b": bar_list, "keys": keys}
+
+
+def unpack(data: dict, key: str) -> dict | None:
+    """The answer a packed table (:func:`pack`) holds for a setting's key, as the page script
+    reads it: ``h`` and, for a plot, ``x y c t`` (``k n w`` where given); ``None`` when the key
+    is not in the table. Heights come from the exact labels, as floats.
+
+    >>> packed = pack({"a": {"h": "<b>1/2</b>", "x": [3, 4], "y": [0.5, 0.5], "c": ["#000"] * 2,
+    ...                      "t": ["1/2 (50.00%)"] * 2}})
+    >>> unpack(packed, "a")
+    {'h': '<b>1/2</b>', 'x': [3, 4], 'y': [0.5, 0.5], 'c': ['#000', '#000'], 't': ['1/2 (50.00%)', '1/2 (50.00%)']}
+    """
+    ref = data["keys"].get(key)
+    if ref is None:
+        return None
+    pieces = data["p"]
+
+    def read(text) -> list[str]:
+        return [pieces[int(i, 36)] for i in text.split(".")] if text else []
+
+    parts = ref.split(".")
+    entry: dict = {"h": "".join(read(data["h"][int(parts[0], 36)]))}
+    if len(parts) > 1:
+        plot = data["b"][int(parts[1], 36)]
+        x, t, c = plot[:3]
+        k, n, w = plot[3:] + [0, 0, 0.8][len(plot) - 3:]   # left off: no axis names, names, width
+        xs = list(range(x[0], x[0] + x[1])) if len(x) == 2 else x[0]
+        labels = read(t)
+        entry.update(x=xs, y=[label_height(lab) for lab in labels], c=read(c), t=labels)
+        if k:
+            entry["k"] = k
+        if n:
+            entry["n"] = read(n)
+        if w != 0.8:
+            entry["w"] = w
+    return entry
+
+
+def label_height(label: str) -> float:
+    """A bar's height read from its exact label ``"5/12 (41.67%)"`` (what the page draws).
+
+    >>> label_height("5/12 (41.67%)"), label_height("1 (100%)"), label_height("0 (0%)")
+    (0.4166666666666667, 1.0, 0.0)
+    """
+    exact = label.split(" ", 1)[0]
+    numerator, _, denominator = exact.partition("/")
+    return float(Fraction(int(numerator), int(denominator or 1)))
 
 
 def _digest(data: dict) -> str:

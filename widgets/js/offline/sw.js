@@ -8,8 +8,9 @@
  *       copied from the browser's HTTP cache (never downloaded again); the rest when a page asks
  *       ({type: "save", what: "pages"}; widgets/js/offline.js does unless the reader's browser
  *       asks to save data);
- *   "e" the in-page engine: when a page reports it used it ({type: "save", what: "engine"}),
- *       again from the HTTP cache where the engine's worker just loaded it;
+ *   "e" the in-page engine: once a reader has changed a widget ({type: "save", what: "engine"},
+ *       unless the browser asks to save data), from the HTTP cache where the engine's worker
+ *       loaded it, else downloaded in the background;
  *   "s" the search index: when the search page was used ({type: "save", what: "search"}), the
  *       whole index (each query reads other pieces of it), so that search works offline after;
  *   "o" the rest: when first fetched;
@@ -183,7 +184,8 @@ self.addEventListener("message", (event) => {
   if (!msg || typeof msg !== "object") return;
   const client = event.source;
   if (msg.type === "save") {
-    if (msg.what === "pages" && (saveData || (self.navigator.connection || {}).saveData)) return;
+    if ((msg.what === "pages" || msg.what === "engine") &&
+        (saveData || (self.navigator.connection || {}).saveData)) return;
     const groups = {pages: ["a", "p"], engine: ["e"], search: ["s"],
                     all: ["a", "p", "e", "s", "o"]}[msg.what];
     if (groups) event.waitUntil(save(groups, msg.what === "all" ? client : null)
