@@ -421,12 +421,13 @@ def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
     threat_step = (f"{placed_now}위협의 공격은 자동 명중입니다. PC가 방어판정(2D6 + {HM_PC_DEFENCE} ≥ "
                    f"{t['attack_value']})에 실패하면 {josa(f'데미지 {threat_damage}', '을/를')} 받습니다. 맞을 확률 "
                    f"{fmt.prob(defence['failure'] + defence['fumble'])}. 공격한 「발톱」은 행동완료가 됩니다."
-                   + (" (격파당했다면 행동하지 못합니다.)" if pc_first and target == "threat" else ""))
+                   + (" (원문은 격파된 위협이 행동종료(가로)가 된다고만 적습니다. 이 책은 격파된 위협은 그 라운드에 "
+                      "행동하지 못한다고 봅니다: 가정.)" if pc_first and target == "threat" else ""))
     threat_result = (f"방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
                      f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(labels.HM_OUTCOMES[guard])}"
                      + (" 막아 냅니다." if guard in ("success", "special") else
                         f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
-                     if acts else "격파된 「발톱」은 행동하지 못합니다.")
+                     if acts else "격파된 「발톱」은 행동하지 못합니다(가정).")
     pcs = [("PC의 공격:", pc_step)]
     threats = [("위협의 공격:", threat_step)]
     steps += pcs + threats if pc_first else threats + pcs
