@@ -98,7 +98,8 @@ def tc_dice_sources() -> RefTable:
     rows.append(["참호 방패 (갑옷과 함께)", "그 미니어처가 받는 부상 굴림",
                  f"합계 {fmt.signed(-tc.TRENCH_SHIELD)}", "보충"])
     return RefTable("±DICE와 갑옷: 어디서 붙나", ["상황", "바뀌는 굴림", "효과", "근거"], rows,
-                    "+DICE와 −DICE는 하나씩 서로 지운 뒤 남은 만큼만 적용합니다.")
+                    "+DICE와 −DICE는 하나씩 서로 지운 뒤 남은 만큼만 적용합니다. 유혈 표식과 축복 표식은 "
+                    "쓰면 없어집니다(소모).")
 
 
 def tc_injury_odds(dice: tuple[int, ...] = (0, 1, 2)) -> RefTable:
