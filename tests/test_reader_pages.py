@@ -257,10 +257,12 @@ def test_the_plus_twos_the_source_states_are_not_labelled_supplementary():
 
 
 def test_the_critical_hit_of_a_special_is_the_sources():
-    """Item 5: only 'a special always succeeds' is supplementary (BCDice); that a special hit
-    check is a critical hit is the source's."""
+    """Item 5 (issue 17), corrected by issue 25: that a special always succeeds is the book's
+    assumption (no official rule states it; a dice bot is not one); that a special hit check is a
+    critical hit is the source's."""
     entry = glossary_entries()["스페셜 (헌터즈 문)"]
-    assert "언제나 성공합니다(보충 규칙)" in entry and "크리티컬 히트입니다(원문)" in entry
+    assert "언제나 성공합니다(가정" in entry and "크리티컬 히트입니다(원문)" in entry
+    assert "보충 규칙" not in entry
 
 
 #: Item 6 and 7: the book's readings (가정) and supplementary rules (보충 규칙) that the pages
@@ -275,26 +277,43 @@ LABELLED = [
     ("hunters_moon", "{term}`격파` 확률이 더 높은 쪽을 고른다고", "가정"),
     ("hunters_moon", "PC마다 따로\n굴린다고", "가정"),
     ("hunters_moon", "다시 굴린다고 봅니다", "가정"),
-    ("hunters_moon", "2D6 + 【두뇌】를\n> 목표치와 견주는 것은 명중판정과 같은 가정 모델", "보충 규칙"),
-    ("hunters_moon", "추격판정 = 2D6 + 【두뇌】 또는 【기술】 ≥ 본체 【방어치】로 보는 것은 명중판정과 같은 가정 모델", "보충 규칙"),
+    ("hunters_moon", "2D6 + 【두뇌】를\n> 목표치와 견주는 것은 명중판정과 같은 가정 모델", "가정"),
+    ("hunters_moon", "추격판정 = 2D6 + 【두뇌】 또는 【기술】 ≥ 본체 【방어치】로 보는 것은 명중판정과 같은 가정 모델", "가정"),
+    # issue 25: readings the fourth close reading found unlabelled
+    ("underface", "모든 기준이 같을 때도 위젯은 명단의 순서를", "가정"),
+    ("bfrpg", "근접전, 철수, 도주, 분리 사격을 상대 하나하나에 대해", "가정"),
+    ("bfrpg", "벽만 시야를 막고", "가정"),
+    ("bfrpg", "대각선 걸음은 5/10 번갈아 세는 그 걸음의 값을 두 배", "가정"),
+    ("hunters_moon", "위협 카드가 비행 중일 때도 같은 효과", "가정"),
+    ("hunters_moon", "판정은 2D6에 능력치와 수정치를 더한 합계(달성치)가 목표치 이상이면 성공", "가정"),
     ("pf2e", "간격 안의 칸을 떠날 때라는\n조건은 플레이어 코어의 기회 공격", "보충 규칙"),
 ]
 
 
-@pytest.mark.parametrize("chapter, phrase, label", LABELLED)
-def test_the_books_readings_and_supplementary_rules_are_labelled(chapter, phrase, label):
-    """The label stands in the passage's own sentence, or opens its paragraph (**가정**: …), or
-    heads the list the passage is in (**가정** (…):)."""
-    paragraphs = re.split(r"\n\s*\n", markdown_of(BOOK / f"{chapter}.ipynb"))
+def sentence_with(text: str, phrase: str) -> tuple[str, str, str]:
+    """(the sentence holding ``phrase``, its paragraph, the paragraph before it)."""
+    paragraphs = re.split(r"\n\s*\n", text)
     i = next(k for k, p in enumerate(paragraphs) if phrase in p)
     here = paragraphs[i]
     start = here.index(phrase)
     ends = [m.end() for m in re.finditer(r"(?<=[다요)])\.(?=\s|$)", here)]
     sentence = here[max([e for e in ends if e <= start], default=0):
                     min([e for e in ends if e >= start + len(phrase)], default=len(here))]
+    return sentence, here, paragraphs[i - 1] if i else ""
+
+
+def labelled(text: str, phrase: str, label: str) -> bool:
+    """The label stands in the passage's own sentence, or opens its paragraph (**가정**: …), or
+    heads the list the passage is in (**가정** (…):)."""
+    sentence, here, before = sentence_with(text, phrase)
     opens = re.match(r"\s*(>\s*)?\*\*(\{term\}`)?" + label, here) is not None
-    heading = paragraphs[i - 1] if here.lstrip().startswith("- ") and i else ""
-    assert label in sentence or opens or (label in heading and heading.rstrip().endswith(":"))
+    heading = before if here.lstrip().startswith("- ") else ""
+    return label in sentence or opens or (label in heading and heading.rstrip().endswith(":"))
+
+
+@pytest.mark.parametrize("chapter, phrase, label", LABELLED)
+def test_the_books_readings_and_supplementary_rules_are_labelled(chapter, phrase, label):
+    assert labelled(markdown_of(BOOK / f"{chapter}.ipynb"), phrase, label)
 
 
 def test_quick_references_and_widgets_label_the_readings_too():
@@ -425,6 +444,16 @@ WORDING = [
     ("bfrpg", "가벼운 무게"), ("bfrpg", "무거운 무게"), ("bfrpg", "갑옷없음"), ("bfrpg", "금속갑옷"),
     ("bfrpg", "가죽갑옷"), ("bfrpg", "마법 금속 갑옷"),
     ("trench_crusade", "성공 굴림 1번"),
+    # issue 25: words a reader should not meet, and the fourth close reading's wording
+    ("bfrpg", "라이브러리"), ("pf2e", "라이브러리"), ("trench_crusade", "라이브러리"),
+    ("underface", "라이브러리"), ("trench_crusade", "계산 모듈"), ("hunters_moon", "목록 순서"),
+    ("hunters_moon", "P1·P2"), ("hunters_moon", "신들의 총애"),
+    ("bfrpg", "팔라딘`**(Paladin, 30피트)은 달아납니다"), ("bfrpg", "팔라딘: 30피트: 걷기"),
+    ("bfrpg", "넓다는 것이 분명합니다"), ("bfrpg", "전술적인 판단도 늘어납니다"),
+    ("trench_crusade", "근거리 공격`을 한 번 합니다"),
+    ("underface", "보통 실패"), ("underface", "버팀"), ("underface", "기절 (HP 0 이하)"),
+    ("underface", "`가 캐릭터가 이번 턴에"), ("underface", "전투에 끼어"),
+    ("underface", "(parry, dodge)"),
 ]
 
 
@@ -502,3 +531,202 @@ def test_the_reader_tools_find_nothing_on_the_chapters_quick_references_and_glos
     done = run_tool(tool, str(planted))
     assert done.returncode == 1
     assert "bfrpg.ipynb" in done.stdout and "glossary.md" in done.stdout
+
+
+# --- issue 25: the fourth close reading ----------------------------------------------------
+
+SEEDS = Path("/work/shared/seeds")
+needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the source texts are not on this machine")
+
+
+def seed_text(game_file_prefix: str) -> str:
+    return next(SEEDS.glob(f"{game_file_prefix}_*.txt")).read_text(encoding="utf-8")
+
+
+def glossary_section(game: str) -> str:
+    """The glossary's text for one game (its ``## 게임`` section)."""
+    text = (BOOK / "glossary.md").read_text(encoding="utf-8")
+    return next(s for s in re.split(r"^## ", text, flags=re.M) if s.startswith(game))
+
+
+#: Sentences that say what one square of a move while engaged costs.
+ENGAGED_COST = re.compile(r"근접(?:전을 유지하(?:는 이동|며 움직이는)|\s*이동)[^.]{0,80}?(?:한 칸|칸당)")
+
+
+def test_ten_feet_a_square_while_engaged_is_cited_as_the_sources():
+    """Item 2: melee example 2 states it (half speed, 10 ft a square), so every sentence that
+    gives the cost of a square while engaged cites that example and is not labelled 가정 — in
+    §2.2.3, §2.4 and the glossary's 「근접 이동」 (the doubled diagonal is the book's own)."""
+    text = markdown_of(BOOK / "bfrpg.ipynb")
+    plain = TERM_ROLE.sub(lambda m: m.group(1), text)
+    hits = [m.group(0) for m in ENGAGED_COST.finditer(plain)]
+    assert len(hits) >= 2, hits
+    for hit in hits:
+        sentence, _, _ = sentence_with(plain, hit)
+        if "대각선" not in sentence:
+            assert not labelled(plain, hit, "가정"), sentence
+    for section in ("### 지형, 아군, 근접전", "## 근접 전투"):
+        part = plain.split(section, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+        cited = [sentence_with(part, m.group(0))[0] for m in ENGAGED_COST.finditer(part)]
+        assert any("10피트" in c and "원문 근접 예제 2" in c for c in cited), (section, cited)
+    entry = glossary_entries()["근접 이동"]
+    first = entry.split(" — ", 1)[1].split("(원문 근접 예제 2")[0]
+    assert "10피트" in first and "가정" not in first
+    assert "원문 근접 예제 2가 정한 값" in entry
+
+
+@needs_seeds
+def test_underface_says_truly_how_its_section_numbers_relate_to_the_sources():
+    """Item 3: the book numbers its sections in its own order (4.4 is the source's 4.5 …); the
+    intro must not claim the numbers are the source's, every heading's (원문 …) names a section
+    the source has, and the intro's examples of the mapping are the headings' own."""
+    text = markdown_of(BOOK / "underface.ipynb")
+    intro = text.split("\n## ", 1)[0]
+    assert not re.search(r"절 번호\s*(?:\([^)]*\))?\s*는\s*원문의 절 번호", intro), intro[:300]
+    seed_sections = set(re.findall(r"^(\d+(?:\.\d+)*) ", seed_text("000"), flags=re.M))
+    headings = re.findall(r"^## (.+)$", text, flags=re.M)
+    book = {f"4.{n}": h for n, h in enumerate(headings, start=1)}
+    mismatched = []
+    for number, heading in book.items():
+        cited = re.search(r"\(원문 ([^)]*)\)", heading)
+        if cited is None:
+            assert "(예시)" in heading, heading          # the book's own worked example
+            continue
+        numbers = re.findall(r"\d+(?:\.\d+)+", cited.group(1))
+        assert numbers and set(numbers) <= seed_sections, heading
+        if number not in numbers:
+            mismatched.append((number, numbers))
+    assert mismatched                                    # 4.4 ↔ 4.5, 4.5 ↔ 4.4, 4.7 ↔ 4.7.1 …
+    for number, source in re.findall(r"(4\.\d)\s*「[^」]+」\S*\s*원문 (4\.\d(?:\.\d)?)", intro):
+        assert f"원문 {source}" in book[number], (number, source)
+    assert "원문에 없는 이 책의 예시" in intro
+
+
+def rendered_text(markdown: str) -> str:
+    """What a CommonMark renderer shows of ``markdown`` (code spans and MyST roles dropped)."""
+    from markdown_it import MarkdownIt
+    html_out = MarkdownIt("commonmark").render(markdown)
+    html_out = re.sub(r"<code>.*?</code>", "", html_out, flags=re.S)
+    return re.sub(r"<[^>]+>", "", html_out)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_emphasis_is_left_unclosed(path):
+    """Item 4: ``**{term}`가정`**인`` never closes (a closing ** after a backtick needs a space or
+    punctuation after it): the page showed the asterisks. No markdown cell renders a literal **."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            shown = rendered_text("".join(cell["source"]))
+            assert "**" not in shown, shown[max(0, shown.find("**") - 60):shown.find("**") + 20]
+
+
+def test_the_death_threshold_itself_counts():
+    """Item 4: the source says 이하 (at or below the threshold); no page says 아래."""
+    for path in PAGES + [BOOK / "glossary.md"]:
+        for t in reader_texts(path):
+            plain = TERM_ROLE.sub(lambda m: m.group(1), t).replace("**", "")
+            assert "사망 임계 아래" not in plain, path.name
+    assert "사망 임계 이하" in glossary_entries()["인내 판정"]
+
+
+@needs_seeds
+def test_hunters_moon_calls_its_check_procedure_an_assumption_and_cites_what_the_source_has():
+    """Item 5: the check procedure (2D6 ≥ target, 12 special, 2 fumble) is the book's 가정 —
+    a dice bot for another game is no official rule — on the chapter, its quick reference, the
+    glossary and the widget titles; the chapter cites only names the source text has."""
+    from widgets.views import hunters_moon as hv
+    text = markdown_of(BOOK / "hunters_moon.ipynb")
+    plain = TERM_ROLE.sub(lambda m: m.group(1), text)
+    assert "BCDice가 헌터즈 문 판정을 처리하는 방식" not in plain and "BCDice의 처리 방식" not in plain
+    # the one mention of 보충 규칙 says the procedure is not one
+    uses = [m.start() for m in re.finditer("보충 규칙", plain)]
+    assert len(uses) == 1 and plain[uses[0]:uses[0] + 12].startswith("보충 규칙이 아닙니다"), uses
+    assert "### 판정 (가정)" in plain
+    assert not any("보충" in t for t in reader_texts(BOOK / "quickref" / "hunters_moon.ipynb"))
+    assert "보충 규칙" not in glossary_section("헌터즈")
+    titles = [make().title for make in hv.ALL_WIDGETS]
+    assert not any("보충" in title for title in titles) and "가정" in hv.check_widget().title
+    seed = seed_text("004")
+    cited = re.findall(r"원문 ['‘]([^'’]+)['’]", plain)
+    assert all(name in seed for name in cited), cited
+    assert "원문 '괴물 측 행동'" not in plain and "원문 '상태' 항" not in plain
+    for name in ("위협 행동", "포박상태"):                 # what the cited passages really say
+        assert name in seed and name in plain
+
+
+@needs_seeds
+def test_the_epigraph_is_quoted_as_the_source_words_it():
+    """Quotation marks hold the source's own words."""
+    text = markdown_of(BOOK / "hunters_moon.ipynb")
+    quoted = re.search(r'> \*"([^"]+)"', text).group(1)
+    assert quoted in seed_text("004")
+
+
+def test_the_other_readings_are_labelled_where_they_stand():
+    """The unlabelled readings of the issue: the glossary's DB, 기본 확률, 축복 표식, per-opponent
+    engagement and flight, the fourth attack's −10; the worked round's destroyed threat; the flying
+    threat in the Hunter's Moon widgets; Underface's fumble default against the source's words."""
+    from widgets.views import hunters_moon as hv
+    from widgets.views import worked as w
+    entries = glossary_entries()
+    for term in ("DB", "기본 확률", "축복 표식", "근접전", "도주"):
+        assert "가정" in entries[term], term
+    assert "체격에 따라" not in entries["DB"] and "훈련하지 않아도" not in entries["기본 확률"]
+    assert "네 번째" in entries["다중 공격 페널티"] and "보충 규칙" in entries["다중 공격 페널티"]
+    for plot in range(1, 4):
+        for head, step in w.hm_round(plot).steps:
+            if "격파" in step and ("행동하지 못" in step):
+                assert "가정" in step, (plot, head, step)
+    labels_of = {c.name: c.label for c in hv.status_defence_widget().controls}
+    assert "가정" in labels_of["threat_flying"] and "모든 무기가 대공" not in labels_of["threat_flying"]
+    labels_of = {c.name: c.label for c in hv.status_attack_widget().controls}
+    assert "가정" in labels_of["threat_flying"]
+    intro = markdown_of(BOOK / "underface.ipynb").split("\n## ", 1)[0]
+    tension = paragraph_with(intro, "펌블은 원문과 부딪치는")
+    assert "96" in tension and "승패" in tension and "원문 4.3" in tension and "펌블 없음" in tension
+
+
+def test_source_translation_names_of_the_statuses_at_first_use():
+    """포박·비행·잠수 are the source's 포박상태·비행상태·잠수상태: the chapter says so where it
+    first links each (the first-use test skips these as a mere suffix)."""
+    text = markdown_of(BOOK / "hunters_moon.ipynb")
+    for term in ("포박", "비행", "잠수"):
+        i = text.index(f"{{term}}`{term}`")
+        paragraph = text[:i].rsplit("\n\n", 1)[-1] + text[i:].split("\n\n", 1)[0]
+        assert f"{term}상태" in paragraph, term
+
+
+def test_glossary_links_attack_value_to_the_threats_attack():
+    sections = yaml.safe_load((BOOK / "glossary_sections.yml").read_text(encoding="utf-8"))
+    assert sections["공격치"] == "hunters_moon § 위협의 공격과 방어판정"
+    assert sections["방어판정"] == sections["공격치"]
+
+
+def test_spent_markers_are_gone_and_the_free_attack_is_optional():
+    """Trench Crusade: spent blood and blessing markers are consumed (소모); the free melee attack
+    on a retreating model may be made (수행할 수 있음); the bloodbath summary says it is on."""
+    from widgets.views import trench_crusade as tv
+    text = markdown_of(BOOK / "trench_crusade.ipynb")
+    for section in ("## 유혈 표식", "## 축복 표식"):
+        part = text.split(section, 1)[1].split("\n## ", 1)[0]
+        assert "없어" in part, section
+    entries = glossary_entries()
+    assert "없어집니다" in entries["유혈 표식"] and "없어집니다" in entries["축복 표식"]
+    assert "소모" in text and "소모" in q.tc_dice_sources().note
+    for path in (BOOK / "trench_crusade.ipynb", BOOK / "quickref" / "trench_crusade.ipynb"):
+        item = re.split(r"\n\s*(?:[-*]|\d\.) ", markdown_of(path).split("{term}`퇴각`", 1)[1], maxsplit=1)[0]
+        assert "근거리 공격" in item and re.search(r"근거리 공격`?을 한 번 할 수 있습니다", item), item
+    on = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=True, weapon_mod=0).html
+    off = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=False, weapon_mod=0).html
+    assert "유혈낭자" in on.split("</p>")[0] and "유혈낭자" not in off.split("</p>")[0]
+
+
+def test_the_fourth_reading_wording_of_the_glossary():
+    entries = glossary_entries()
+    assert "전투에 낀" not in entries["라운드 (언더페이스)"]
+    actor = entries["행위자"]
+    assert "동점이면 이깁니다" not in actor
+    assert "성공 폭까지 같으면" in actor and "둘 다 실패하면 아무도 이기지 못합니다" in actor
+    assert labels.UF_CHECKS["failure"] == "실패" and "버팀" not in "".join(labels.HP_STATES.values())
+    assert "사망 임계보다 위" in labels.HP_STATES["unconscious"]

@@ -129,6 +129,25 @@ def test_uf_round_numbers_are_the_library(skill):
         _shown(r.html(), fmt.prob(p))
 
 
+@pytest.mark.parametrize("skill", range(20, 91, 10))
+def test_uf_round_says_the_armour_step_and_the_maximum_hp(skill):
+    """Issue 25: the special damage it states (3~6) is after armour, so the step says the 방어 점수
+    comes off; the death threshold of its 「맞은 뒤」 line depends on 다온's maximum HP, so the
+    round states it, and both numbers are the library's."""
+    r = w.uf_round(skill)
+    steps = dict(r.steps)
+    armour = uf.ARMOR[w.UF_ARMOR].armor_value
+    weapon_max = uf.damage_distribution(w.UF_WEAPON, 0, "0", special=True).min
+    special = uf.damage_distribution(w.UF_WEAPON, w.UF_ARMOR, w.UF_DB, special=True)
+    assert special == uf.damage_distribution(w.UF_WEAPON, 0, w.UF_DB, special=True).map(
+        lambda d: max(0, d - armour))
+    assert (f"최대 피해 {weapon_max}에 DB를 굴려 더하고 방어 점수 {armour}를 빼므로 HP 감소는 "
+            f"{special.min}~{special.max}") in steps["피해:"]
+    threshold = fmt.signed(uf.death_threshold(w.UF_MAX_HP))
+    assert f"최대 HP가 {w.UF_MAX_HP}" in steps["의도 선언:"] and f"사망 임계가 {threshold}" in steps["의도 선언:"]
+    assert f"HP {w.UF_HP}/{w.UF_MAX_HP}, 사망 임계 {threshold}" in steps["맞은 뒤:"]
+
+
 @pytest.mark.parametrize("scouted", [True, False])
 @pytest.mark.parametrize("plot", range(1, 7))
 def test_hm_round_numbers_are_the_library(plot, scouted):

@@ -1,9 +1,11 @@
 """Hunter's Moon (헌터즈 문) combat chapter: checks, damage, destroying threats, round order.
 
-Check (rules-notes, as BCDice ``HuntersMoon.rb``): 2D6 + modifiers ≥ target succeeds; a raw 12
-is a special (always succeeds), a raw 2 a fumble (always fails), whatever the modifiers.
+Check procedure, an ASSUMPTION (가정): the source names the special, the fumble and the
+achievement value (달성치) but gives no dice procedure, and no official rule for one is known
+(a dice bot is not one). The book reads a check as 2D6 + modifiers ≥ target; a raw 12 is a
+special (always succeeds), a raw 2 a fumble (always fails), whatever the modifiers.
 
-WORKING MODEL (rules-notes, not the seed): hit check = 2D6 + 【무용】 + modifiers against the
+WORKING MODEL (also an assumption, not the seed): hit check = 2D6 + 【무용】 + modifiers against the
 target's 【방어치】; defence check = 2D6 + the ability on the threat card against its 【공격치】.
 Everything else below is read from the seed's combat chapter.
 
@@ -20,9 +22,9 @@ from typing import Iterable, Sequence
 from .dice import Dist, dice_sum, die
 from .errors import RuleInputError, require_bool, require_int, require_items, require_text, shown
 
-# --- constants read from the source -------------------------------------------------------
-FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails
-SPECIAL_RAW = 12          # raw 2D6 = 12: special, always succeeds (critical hit on a hit check)
+# --- constants: the first two are the assumed check procedure (가정), the rest the source's ---
+FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails (assumed procedure)
+SPECIAL_RAW = 12          # raw 2D6 = 12: special, always succeeds (assumed; a special hit check is a critical hit: source)
 PARAGRAPHS = (1, 2, 3, 4, 5)
 OUT_OF_RANGE = 6          # plotting a 6 puts the token in 권외 (out of range)
 PURSUIT_ROUND = 3         # the pursuit round counts as melee round 3

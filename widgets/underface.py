@@ -427,7 +427,8 @@ def turn_order(characters: Iterable[Character], waiting: Iterable[str] = ()) -> 
     """Turn order of one round (source 4.1).
 
     Higher DEX first; ties: ranged weapon before melee, then higher weapon skill, then PC
-    before NPC. A full tie keeps the order given (PCs settle it by discussion). Characters
+    before NPC. A full tie keeps the order given: PCs settle it by discussion, and for NPCs the
+    source gives no rule, so keeping the order given is the book's assumption (가정). Characters
     named in ``waiting`` go to the end of the round; among them the first to wait acts first,
     which is their original order since each waits on its own turn. A delayed turn cannot
     wait again, so a name may appear in ``waiting`` only once.

@@ -1,9 +1,10 @@
 """Live widgets of the Hunter's Moon chapter (display only; math in ``widgets.hunters_moon``).
 
 Every number shown comes from a call into :mod:`widgets.hunters_moon`; this module only picks
-the calls and formats them. The check procedure (raw 12 special, raw 2 fumble) is a
-supplementary rule and the hit/defence model (2D6 + 【무용】 vs 【방어치】, 2D6 + card ability
-vs 【공격치】) a labelled working model: see ``WORKING_MODEL_NOTE``.
+the calls and formats them. The check procedure (2D6 + modifiers ≥ target, raw 12 special,
+raw 2 fumble) and the hit/defence model (2D6 + 【무용】 vs 【방어치】, 2D6 + card ability vs
+【공격치】) are the book's labelled assumptions (가정; the source gives no dice procedure): see
+``WORKING_MODEL_NOTE``.
 """
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ from . import labels
 from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
 from .table import Table, number_cell
 
-#: Shown beside every widget that uses the check model (rules-notes, not the source).
+#: Shown beside every widget that uses the check model (the book's assumption, not the source).
 WORKING_MODEL_NOTE = ("가정: 명중판정 = 2D6 + 【무용】 + 수정 ≥ 목표의 【방어치】, "
                       "방어·방해판정 = 2D6 + 카드에 적힌 능력치 + 수정 ≥ 위협의 【공격치】. "
-                      "보충 규칙: 주사위 눈 그대로 12는 스페셜(항상 성공), 2는 펌블(항상 실패).")
+                      "주사위 눈 그대로 12는 스페셜(항상 성공), 2는 펌블(항상 실패)인 판정 절차도 가정.")
 
 _OUTCOME_BAND = {"fumble": "down", "failure": "failure", "success": "success",
                  "special": "critical"}
@@ -72,7 +73,7 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
     return LiveWidget(
         uid, [number("modifier", "더하는 값 (능력치 + 수정)", -2, 8, 2),
               number("target", "목표치", 5, 14, 9)],
-        compute, title="판정 확률 (보충 규칙: 12 스페셜·2 펌블)", x_label="주사위 두 개의 눈 합 (수정 전)",
+        compute, title="판정 확률 (가정: 12 스페셜·2 펌블)", x_label="주사위 두 개의 눈 합 (수정 전)",
         legend=tuple((_OUTCOME_BAND[k], labels.HM_OUTCOMES[k]) for k in hm.OUTCOMES))
 
 
@@ -96,7 +97,7 @@ def recon_widget(uid: str = "hm-recon") -> LiveWidget:
         uid, [number("brain", "정찰할 PC의 【두뇌】", 0, 4, 2),
               number("target", "정찰판정 목표치", 6, 11, 8),
               number("level", "괴물 본체 레벨", 1, 5, 2)],
-        compute, title="정찰판정과 펌블 반격 (판정은 보충 규칙과 가정 모델, 목표치는 GM 설정)",
+        compute, title="정찰판정과 펌블 반격 (판정은 가정 모델, 목표치는 GM 설정)",
         x_label="반격 데미지 (PC 한 명당)")
 
 
@@ -131,7 +132,8 @@ def plot_widget(uid: str = "hm-plot") -> LiveWidget:
                        for p, b, a, d in rows], row_heads=False,
                       marked=tuple(i for i, r in enumerate(rows) if r[0] == plot)).html()
         mine = rows[[r[0] for r in rows].index(plot)]
-        before = "·".join(x.replace("패러그래프 ", "P") for x in mine[1]) or "없음"
+        numbers = [x.replace("패러그래프 ", "") for x in mine[1]]
+        before = f"패러그래프 {'·'.join(numbers)}" if numbers else "없음"
         text = (f"<p>플롯치 {plot} → <b>{hm.paragraph_label(plot)}</b>. 나보다 먼저 행동하는 위협: "
                 f"{before}. 명중 시 데미지 = 무기 위력 {weapon_power} + 자리 {bonus} + 파멸의 색 "
                 f"{doom_stage} = <b>데미지 {dist_text(chosen)}</b></p>" + table
@@ -192,7 +194,7 @@ def tie_examples():
     def names(pcs, threats=()):
         return " → ".join(item.name for item in hm.round_order(pcs, threats))
     return WorkedExamples([
-        ("A·B 모두 플롯치 2, 상의로 B 먼저", "목록 순서 B, A",
+        ("A·B 모두 플롯치 2, 상의로 B 먼저", "상의한 순서: B, A",
          names([hm.PlottedPC("B", 2), hm.PlottedPC("A", 2)], [hm.PlacedThreat("위협2", 2)])),
         ("A·B 모두 플롯치 2, 상의 실패", "1D6: A 3, B 5",
          names([hm.PlottedPC("A", 2, 3), hm.PlottedPC("B", 2, 5)], [hm.PlacedThreat("위협2", 2)])),
@@ -332,7 +334,7 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
               number("body_defence", "본체의 【방어치】", 8, 11, 9),
               number("weapon_power", "무기 위력", 2, 6, 4, step=2),
               select("paragraph", "자리", _paragraph_choices(), 3)],
-        compute, title="추격판정과 추격 라운드 데미지 (판정은 보충 규칙과 가정 모델)",
+        compute, title="추격판정과 추격 라운드 데미지 (판정은 가정 모델)",
         x_label="추격 라운드 데미지 (+1D6)")
 
 
@@ -415,7 +417,7 @@ def status_attack_widget(uid: str = "hm-status-attack") -> LiveWidget:
         uid, [select("paragraph", "공격하는 PC의 자리", _paragraph_choices(), 3),
               toggle("attacker_bound", "공격 PC 포박 (판정 −1)"),
               toggle("threat_bound", "위협 포박 (【방어치】 −1)"),
-              toggle("threat_flying", "위협 비행 (대공 아니면 데미지 −5)"),
+              toggle("threat_flying", "위협 비행 (대공 아니면 데미지 −5, 가정)"),
               toggle("anti_air", "무기에 「대공」"),
               toggle("attacker_flying", "공격 PC 비행 (모든 무기가 대공)"),
               toggle("attacker_diving", "공격 PC 잠수"), toggle("threat_diving", "위협 잠수")],
@@ -450,7 +452,7 @@ def status_defence_widget(uid: str = "hm-status-defence") -> LiveWidget:
               toggle("threat_diving", "위협 잠수 (방어판정 불가)"),
               toggle("pc_flying", "PC 비행 (대공 아니면 데미지 −5)"),
               toggle("anti_air", "위협의 공격에 「대공」"),
-              toggle("threat_flying", "위협 비행 (모든 무기가 대공)")],
+              toggle("threat_flying", "위협 비행 (그 공격이 대공, 가정)")],
         compute, title=(f"상태와 방어 (가정 모델): 능력치 {s['ability']}, 【공격치】 {s['attack_value']}"),
         x_label=OUTCOME_AXIS)
 

@@ -29,9 +29,9 @@ BF_MOVE_OPTIONS: Mapping[str, str] = MappingProxyType({
 
 #: HP states after a hit (:data:`widgets.damage.HP_STATES`).
 HP_STATES: Mapping[str, str] = MappingProxyType({
-    "standing": "버팀 (HP 1 이상)",
-    "unconscious": "기절 (HP 0 이하)",
-    "at_death_threshold": "사망 임계 이하",
+    "standing": "깨어 있음 (HP 1 이상)",
+    "unconscious": "기절 (HP 0 이하, 사망 임계보다 위)",
+    "at_death_threshold": "기절, HP가 사망 임계 이하",
 })
 
 #: Hunter's Moon check outcomes (:data:`widgets.hunters_moon.OUTCOMES`).
@@ -40,7 +40,7 @@ HM_OUTCOMES: Mapping[str, str] = MappingProxyType(
 
 #: Underface check results (:data:`widgets.underface.CHECK_RESULTS`).
 UF_CHECKS: Mapping[str, str] = MappingProxyType(
-    {"special": "스페셜", "success": "보통 성공", "failure": "보통 실패", "fumble": "펌블"})
+    {"special": "스페셜", "success": "성공", "failure": "실패", "fumble": "펌블"})
 
 #: Underface kinds of move (:data:`widgets.underface.MOVES`).
 UF_MOVES: Mapping[str, str] = MappingProxyType({

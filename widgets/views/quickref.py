@@ -98,7 +98,8 @@ def tc_dice_sources() -> RefTable:
     rows.append(["참호 방패 (갑옷과 함께)", "그 미니어처가 받는 부상 굴림",
                  f"합계 {fmt.signed(-tc.TRENCH_SHIELD)}", "보충"])
     return RefTable("±DICE와 갑옷: 어디서 붙나", ["상황", "바뀌는 굴림", "효과", "근거"], rows,
-                    "+DICE와 −DICE는 하나씩 서로 지운 뒤 남은 만큼만 적용합니다.")
+                    "+DICE와 −DICE는 하나씩 서로 지운 뒤 남은 만큼만 적용합니다. 유혈 표식과 축복 표식은 "
+                    "쓰면 없어집니다(소모).")
 
 
 def tc_injury_odds(dice: tuple[int, ...] = (0, 1, 2)) -> RefTable:
@@ -283,10 +284,10 @@ def hm_checks(needs: tuple[int, ...] = tuple(range(2, 14))) -> RefTable:
         odds = hm.check_odds(0, need)
         rows.append([str(need), fmt.prob(hm.success_chance(odds)),
                      fmt.prob(odds["failure"] + odds["fumble"])])
-    return RefTable("판정: 2D6 + 수정 ≥ 목표치 (필요한 주사위 합 = 목표치 − 수정)",
+    return RefTable("판정 (가정): 2D6 + 수정 ≥ 목표치 (필요한 주사위 합 = 목표치 − 수정)",
                     ["필요한 합", "성공 (스페셜 포함)", "실패 (펌블 포함)"], rows,
                     f"주사위 두 개의 눈이 {hm.SPECIAL_RAW}이면 스페셜(언제나 성공), "
-                    f"{hm.FUMBLE_RAW}이면 펌블(언제나 실패)입니다 (보충 규칙).")
+                    f"{hm.FUMBLE_RAW}이면 펌블(언제나 실패)입니다. 원문에 판정 절차가 없어 이 책이 정한 가정입니다.")
 
 
 def hm_damage() -> RefTable:

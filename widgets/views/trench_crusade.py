@@ -245,7 +245,8 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
                        else "갑옷이 없어 빼는 값은 없습니다")
         if weapon_mod:
             armour_text += f", 무기의 부상 보정치 {fmt.signed(weapon_mod)}"
-        text = (f"<p>{_dice_label(dice)}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
+        bath = ", 유혈낭자" if bloodbath else ""
+        text = (f"<p>{_dice_label(dice)}{bath}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
                 + fmt.odds_table([(_INJURY_LABEL[k], p) for k, p in odds.items()],
                                  "부상 판정 결과 (보충 규칙)"))
         return Shown(text, Bars.from_dist(dist, _band_of(tc.INJURY_CHART, _INJURY_BAND)))

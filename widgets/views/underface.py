@@ -317,7 +317,8 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
 
 
 #: Short table labels of the HP widget (the full ones, ``labels.HP_STATES``, stand in the text).
-HP_SHORT = {"standing": "버팀", "unconscious": "기절", "at_death_threshold": "사망 임계 이하"}
+HP_SHORT = {"standing": "깨어 있음", "unconscious": "기절 (사망 임계 위)",
+            "at_death_threshold": "사망 임계 이하 (기절)"}
 
 
 @widget_factory

@@ -280,6 +280,9 @@ def uf_round(skill: int = 50) -> WorkedRound:
     odds = uf.opposed_odds(skill, UF_DODGE, defense_penalty=UF_ARMOR)
     normal = uf.damage_distribution(UF_WEAPON, UF_ARMOR, UF_DB)
     special = uf.damage_distribution(UF_WEAPON, UF_ARMOR, UF_DB, special=True)
+    weapon_max = uf.damage_distribution(UF_WEAPON, 0, "0", special=True).min
+    armor_points = uf.ARMOR[UF_ARMOR].armor_value
+    threshold = fmt.signed(uf.death_threshold(UF_MAX_HP))
     after = uf.hit_hp_states(UF_WEAPON, UF_HP, UF_MAX_HP, UF_ARMOR, UF_DB)
     attack_target = uf.effective_target(skill)
     rolled = uf.opposed_result(UF_ATTACK_ROLL, attack_target, UF_DODGE_ROLL, dodge_target)
@@ -293,17 +296,17 @@ def uf_round(skill: int = 50) -> WorkedRound:
             "defender_wins_special": "다온이 완벽하게 피해, 가람의 다음 행동 하나가 어려움 난이도가 됩니다.",
             "both_fail": "둘 다 실패해 공격이 빗나갑니다."}[rolled]
     steps = [("의도 선언:", f"가람(숏소드 기능 {skill}, DB {UF_DB})이 \"탁자를 돌아 들어가 칼을 휘두르겠다\"고 "
-                           f"말합니다. 상대 다온은 지난 라운드에 다쳐 HP가 {UF_HP} 남았고, {josa(UF_ARMOR, '을/를')} 입었으며 "
-                           f"회피 기능은 {UF_DODGE}입니다."),
+                           f"말합니다. 상대 다온은 최대 HP가 {_ira(UF_MAX_HP)} 사망 임계가 {threshold}이고, 지난 라운드에 다쳐 HP가 "
+                           f"{UF_HP} 남았습니다. {josa(UF_ARMOR, '을/를')} 입었으며 회피 기능은 {UF_DODGE}입니다."),
              ("이동:", f"MOV {UF_MOV}인 가람이 {UF_MOVED}미터를 움직입니다. {labels.UF_MOVES[move]}."),
              ("명중 판정:", f"가람은 {skill}, 다온은 {UF_ARMOR}의 불이익을 뺀 {josa(dodge_target, '을/를')} 목표로 D100을 "
                            "굴리는 대항 판정입니다(판정 설정은 가정). "
                            + _odds_line([(uf.OUTCOME_LABELS[k], p) for k, p in odds.items()]) + "."),
-             ("피해:", f"보통 명중이면 숏소드와 DB를 굴려 {josa(f'방어 점수 {uf.ARMOR[UF_ARMOR].armor_value}', '을/를')} 뺍니다. "
+             ("피해:", f"보통 명중이면 숏소드와 DB를 굴려 {josa(f'방어 점수 {armor_points}', '을/를')} 뺍니다. "
                       f"HP 감소 평균 {fmt.approx(normal.mean())}, "
-                      f"최대 {normal.max}. 스페셜 명중이면 숏소드의 최대 피해에 DB를 굴려 더하므로 "
-                      f"{special.min}~{special.max}입니다."),
-             ("맞은 뒤:", f"보통 명중을 맞은 다온의 상태: "
+                      f"최대 {normal.max}. 스페셜 명중이면 숏소드의 최대 피해 {weapon_max}에 DB를 굴려 더하고 "
+                      f"{josa(f'방어 점수 {armor_points}', '을/를')} 빼므로 HP 감소는 {special.min}~{special.max}입니다."),
+             ("맞은 뒤:", f"보통 명중을 맞은 다온(HP {UF_HP}/{UF_MAX_HP}, 사망 임계 {threshold})의 상태: "
                         + _odds_line([(labels.HP_STATES[k], p) for k, p in after.items()]) + "."),
              ("결과:", f"예를 들어 가람이 {UF_ATTACK_ROLL}(목표치 {attack_target}), 다온이 {UF_DODGE_ROLL}"
                       f"(목표치 {dodge_target})을 굴렸다면 결과는 「{uf.OUTCOME_LABELS[rolled]}」입니다. {then}")]
@@ -418,12 +421,13 @@ def hm_round(plot: int = 2, scouted: bool = True) -> WorkedRound:
     threat_step = (f"{placed_now}위협의 공격은 자동 명중입니다. PC가 방어판정(2D6 + {HM_PC_DEFENCE} ≥ "
                    f"{t['attack_value']})에 실패하면 {josa(f'데미지 {threat_damage}', '을/를')} 받습니다. 맞을 확률 "
                    f"{fmt.prob(defence['failure'] + defence['fumble'])}. 공격한 「발톱」은 행동완료가 됩니다."
-                   + (" (격파당했다면 행동하지 못합니다.)" if pc_first and target == "threat" else ""))
+                   + (" (원문은 격파된 위협이 행동종료(가로)가 된다고만 적습니다. 이 책은 격파된 위협은 그 라운드에 "
+                      "행동하지 못한다고 봅니다: 가정.)" if pc_first and target == "threat" else ""))
     threat_result = (f"방어판정 주사위가 {_ira(' + '.join(map(str, HM_DEFENCE_DICE)))}면 달성치 "
                      f"{josa(sum(HM_DEFENCE_DICE) + HM_PC_DEFENCE, '으로/로')} {_ira(labels.HM_OUTCOMES[guard])}"
                      + (" 막아 냅니다." if guard in ("success", "special") else
                         f" {josa(f'데미지 {threat_damage}', '을/를')} 받습니다.")
-                     if acts else "격파된 「발톱」은 행동하지 못합니다.")
+                     if acts else "격파된 「발톱」은 행동하지 못합니다(가정).")
     pcs = [("PC의 공격:", pc_step)]
     threats = [("위협의 공격:", threat_step)]
     steps += pcs + threats if pc_first else threats + pcs
