@@ -1,22 +1,35 @@
 """Time the built site's pages and its in-page engine in headless chromium (run by `dev.py bench`).
 
-Prints, from one run side by side (this machine is shared and noisy, so compare ratios):
-- HTML bytes of every page;
+Prints, from one run side by side (this machine is shared and noisy, so compare ratios; with
+several ``--site`` builds every measurement alternates between them):
+- HTML bytes of every page (raw and gzip-compressed as a host sends it);
+- page tables: the share of a reader's two-control moves each page answers before any engine
+  (``LiveWidget.two_control_moves``; mean over the widgets, and over all moves);
 - page load: median of 7 loads (navigation start → load event end, warm cache) of every chapter
   and of a plain page of the same site (the glossary), and their ratio (target ≤ 1.25);
 - table answers: a number control moved over values in the page's table (work and next-frame
   time, median and p95; target: within one frame);
-- engine boot: worker start → library imported, median of 3 fresh pages (warm cache);
+- engine boot: worker start → library imported, median of 3 fresh browser profiles (warm HTTP
+  cache), and how it started;
+- a second chapter: a reader used the engine on one chapter, opens another, taps a number box,
+  types a value no table holds and presses Enter: ms from the Enter to the answer shown, with
+  the browser's SharedWorker (one engine for the visit) and without it (a worker per page, which
+  restores the engine's memory snapshot); target 300 ms;
 - off-table answers after boot: 60 changes to values no table holds, time from the change to the
   answer shown (median and p95; target p95 under 50 ms).
 
     python3 scripts/dev.py bench
+    .venv/bin/python scripts/bench_engine.py --site OLD --site _build/html   # two builds
 """
 from __future__ import annotations
 
+import argparse
+import gzip
+import itertools
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -24,15 +37,21 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))
 from bench import _median, _p95, serve_site  # noqa: E402  (the site-timing helpers bench.py uses)
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
 PLAIN = "book/glossary.html"
 LOADS = 7
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+             device_scale_factor=3)
 # (chapter, widget uid, number control, off-table values typed by a reader)
 ENGINE_CASES = [("pf2e", "pf-strikes", "bonus", [str(v) for v in range(31, 61)]),
                 ("trench_crusade", "tc-success", "dice", [str(v) for v in range(11, 41)])]
+# a reader who used the engine on the first chapter opens the second and types into this box
+SECOND = ("pf2e", "trench_crusade", "tc-success", "dice", "14")
+NO_SHARED = "delete window.SharedWorker;"
 
 TABLE_JS = """
 async ([uid, name, values, n]) => {
@@ -66,9 +85,22 @@ async ([uid, name, values]) => {
 }
 """
 
+# listen for the answer to a typed value, then time from the Enter to it (set before typing)
+WATCH_JS = """([uid, name, value]) => {
+  const el = document.querySelector(`.live-widget[data-live="${uid}"]`);
+  window.__typed = {t0: null, ms: null, source: null};
+  el.addEventListener("live:answer", (e) => {
+    if (e.detail.values[name] !== value || window.__typed.ms !== null || window.__typed.t0 === null) return;
+    requestAnimationFrame(() => { window.__typed.ms = performance.now() - window.__typed.t0;
+                                  window.__typed.source = e.detail.source; });
+  });
+  const box = [...document.querySelectorAll(`.live-widget[data-live="${uid}"] .live-box`)];
+  return box.length;
+}"""
 
-def page_data(chapter: str) -> dict[str, dict]:
-    html = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+
+def page_data(site: Path, chapter: str) -> dict[str, dict]:
+    html = (site / "book" / f"{chapter}.html").read_text(encoding="utf-8")
     datas = [json.loads(d.replace("<\\/", "</")) for d in
              re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)]
     return {d["uid"]: d for d in datas}
@@ -86,62 +118,164 @@ def table_values(data: dict, name: str) -> list[float]:
     return out
 
 
+def move_share(site: Path) -> tuple[float, float, int]:
+    """Share of the two-control moves the site's tables answer: mean over widgets, over moves."""
+    from widgets.views.live import rebuild
+    shares, hit, total = [], 0, 0
+    for path in sorted(site.glob("book/**/*.html")):
+        html = path.read_text(encoding="utf-8")
+        for d in re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S):
+            data = json.loads(d.replace("<\\/", "</"))
+            if not data.get("origin"):
+                continue
+            moves = rebuild(data["origin"]).two_control_moves()
+            if moves:
+                n = sum(k in data["keys"] for k in moves)
+                shares.append(n / len(moves))
+                hit, total = hit + n, total + len(moves)
+    return sum(shares) / len(shares), hit / total, len(shares)
+
+
 def load_ms(page, url: str) -> float:
     page.goto(url, wait_until="load")
     return page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
                          " return n.loadEventEnd - n.startTime; }")
 
 
+def boot(page, base: str, chapter: str) -> dict:
+    page.goto(f"{base}/book/{chapter}.html", wait_until="load")
+    page.evaluate("() => LiveBook.startEngine()")
+    page.wait_for_function("() => LiveBook.engineState() === 'ready'", timeout=180_000)
+    info = page.evaluate("() => LiveBook.engineInfo ? LiveBook.engineInfo() : null") or {}
+    return {"ms": page.evaluate("() => LiveBook.engineBootMs()"),
+            "from": (info.get("boot") or {}).get("from", "start"), "shared": bool(info.get("shared"))}
+
+
+def second_chapter(browser, base: str, site: Path, shared: bool) -> tuple[float, float, str]:
+    """A fresh phone profile: the engine is used on the first chapter, then the reader opens the
+    second, taps the box, types an off-table value, Enter. (load ms, Enter → answer ms, source)."""
+    first, chapter, uid, name, value = SECOND
+    context = browser.new_context(**PHONE)
+    if not shared:
+        context.add_init_script(NO_SHARED)
+    try:
+        page = context.new_page()
+        boot(page, base, first)
+        page.wait_for_timeout(1500)                     # a snapshot is being kept
+        load = load_ms(page, f"{base}/book/{chapter}.html")
+        page.locator(f'[data-live="{uid}"]').scroll_into_view_if_needed()
+        page.wait_for_function("(uid) => LiveBook.values(uid) !== null", arg=uid, timeout=60_000)
+        page.evaluate(WATCH_JS, [uid, name, value])
+        data = page_data(site, chapter)[uid]
+        index = [n for n, k in zip(data["names"], data["kinds"]) if k == "number"].index(name)
+        box = page.locator(f'[data-live="{uid}"] .live-box input').nth(index)
+        box.tap()
+        box.press("Control+a")
+        box.press_sequentially(value, delay=5)
+        page.evaluate("() => { window.__typed.t0 = performance.now(); }")
+        box.press("Enter")
+        page.wait_for_function("() => window.__typed.ms !== null", timeout=180_000)
+        typed = page.evaluate("() => window.__typed")
+        return load, typed["ms"], typed["source"]
+    finally:
+        context.close()
+
+
 def main() -> None:
-    server, base = serve_site()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--site", type=Path, action="append", help="a built site (repeat to compare)")
+    args = parser.parse_args()
+    sites = [s.resolve() for s in (args.site or [SITE])]
+    names = [f"{i + 1}" for i in range(len(sites))]
+    if len(sites) > 1:
+        for n, s in zip(names, sites):
+            print(f"build {n}: {s}")
+    served = [serve_site(s) for s in sites]
+    bases = [b for _, b in served]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context()
-        page = context.new_page()
 
-        print("HTML bytes per page")
-        for path in sorted(SITE.glob("book/**/*.html")):
-            print(f"  {path.relative_to(SITE).as_posix():34} {path.stat().st_size / 1000:8.1f} KB")
+        print("\nHTML KB per page (raw / gzip)" + ("".join(f"   build {n}" for n in names)))
+        for path in sorted(sites[-1].glob("book/**/*.html")):
+            rel = path.relative_to(sites[-1])
+            cells = []
+            for s in sites:
+                data = (s / rel).read_bytes() if (s / rel).exists() else b""
+                cells.append(f"{len(data) / 1000:7.1f} /{len(gzip.compress(data, 6)) / 1000:6.1f}")
+            print(f"  {rel.as_posix():34} " + "   ".join(cells))
 
+        print("\nTwo-control moves the page tables answer before any engine (mean per widget, all moves)")
+        for n, s in zip(names, sites):
+            mean, pooled, count = move_share(s)
+            print(f"  build {n}: {mean:6.1%} per widget, {pooled:6.1%} of all moves ({count} widgets)")
+
+        contexts = [browser.new_context() for _ in sites]
+        pages = [c.new_page() for c in contexts]
         print(f"\nPage load, median of {LOADS} (ms, warm cache; ratio to the plain page {PLAIN})")
-        for _ in range(2):
-            load_ms(page, f"{base}/{PLAIN}")
+        for page, base in zip(pages, bases):
+            for _ in range(2):
+                load_ms(page, f"{base}/{PLAIN}")
         for chapter in CHAPTERS:
-            plain, chap = [], []
-            for _ in range(LOADS):   # alternate so both see the same machine load
-                plain.append(load_ms(page, f"{base}/{PLAIN}"))
-                chap.append(load_ms(page, f"{base}/book/{chapter}.html"))
-            print(f"  {chapter:18} {_median(chap):7.1f}  plain {_median(plain):7.1f}  "
-                  f"ratio {_median(chap) / _median(plain):5.2f}")
+            for n, page, base in zip(names, pages, bases):
+                plain, chap = [], []
+                for _ in range(LOADS):   # alternate so both see the same machine load
+                    plain.append(load_ms(page, f"{base}/{PLAIN}"))
+                    chap.append(load_ms(page, f"{base}/book/{chapter}.html"))
+                print(f"  {chapter:18} build {n}  {_median(chap):7.1f}  plain {_median(plain):7.1f}  "
+                      f"ratio {_median(chap) / _median(plain):5.2f}")
 
         print("\nTable answers: a slider moved over values in the page's table (ms, n=120)")
         for chapter, uid, name, _ in ENGINE_CASES:
-            values = table_values(page_data(chapter)[uid], name)
-            page.goto(f"{base}/book/{chapter}.html", wait_until="load")
-            work, frame = page.evaluate(TABLE_JS, [uid, name, values, 120])
-            print(f"  {uid + '-' + name:24} work median {_median(work):5.2f} p95 {_p95(work):5.2f}"
-                  f"   frame median {_median(frame):5.2f} p95 {_p95(frame):5.2f}")
+            for n, page, base, s in zip(names, pages, bases, sites):
+                values = table_values(page_data(s, chapter)[uid], name)
+                page.goto(f"{base}/book/{chapter}.html", wait_until="load")
+                work, frame = page.evaluate(TABLE_JS, [uid, name, values, 120])
+                print(f"  {uid + '-' + name:24} build {n}  work median {_median(work):5.2f} "
+                      f"p95 {_p95(work):5.2f}   frame median {_median(frame):5.2f} p95 {_p95(frame):5.2f}")
+        for c in contexts:
+            c.close()
 
-        print("\nEngine boot (worker start → library ready; fresh page, warm cache)")
-        boots = []
+        print("\nEngine boot (worker start → library ready; a fresh profile each run, warm HTTP cache)")
+        boots = {n: [] for n in names}
         for _ in range(3):
-            page.goto(f"{base}/book/pf2e.html", wait_until="load")
-            page.evaluate("() => LiveBook.startEngine()")
-            page.wait_for_function("() => LiveBook.engineState() === 'ready'", timeout=120_000)
-            boots.append(page.evaluate("() => LiveBook.engineBootMs()"))
-        print(f"  median {_median(boots):.0f} ms  (runs: {', '.join(f'{b:.0f}' for b in boots)})")
+            for n, base in zip(names, bases):
+                context = browser.new_context()
+                boots[n].append(boot(context.new_page(), base, "pf2e"))
+                context.close()
+        for n in names:
+            ms = [r["ms"] for r in boots[n]]
+            print(f"  build {n}: median {_median(ms):.0f} ms  (runs: {', '.join(f'{m:.0f}' for m in ms)}; "
+                  f"started from {boots[n][0]['from']})")
+
+        print("\nA second chapter: the engine used on the first, then Enter → the answer to a value no "
+              "table holds (ms; phone profile, fresh each run)")
+        for shared in (True, False):
+            rows = {n: [] for n in names}
+            for _ in range(3):
+                for n, base, site in zip(names, bases, sites):
+                    rows[n].append(second_chapter(browser, base, site, shared))
+            for n in names:
+                load = _median([r[0] for r in rows[n]])
+                typed = [r[1] for r in rows[n]]
+                print(f"  {'SharedWorker' if shared else 'worker per page':16} build {n}: "
+                      f"answer median {_median(typed):7.0f} (runs {', '.join(f'{t:.0f}' for t in typed)})"
+                      f"   page load median {load:6.0f}   from {rows[n][0][2]}")
 
         print("\nOff-table answers after boot: change → answer shown (ms)")
-        for chapter, uid, name, values in ENGINE_CASES:
+        context = browser.new_context()
+        page = context.new_page()
+        for (chapter, uid, name, values), (n, base) in itertools.product(ENGINE_CASES, zip(names, bases)):
             page.goto(f"{base}/book/{chapter}.html", wait_until="load")
             page.evaluate("() => LiveBook.embedAll().then(() => LiveBook.startEngine())")
-            page.wait_for_function("() => LiveBook.engineState() === 'ready'", timeout=120_000)
+            page.wait_for_function("() => LiveBook.engineState() === 'ready'", timeout=180_000)
             page.evaluate(ENGINE_JS, [uid, name, values[:3]])   # first call imports the chapter's rules
             times = page.evaluate(ENGINE_JS, [uid, name, values * 2])
-            print(f"  {uid + '-' + name:24} n={len(times)}  median {_median(times):6.1f}  "
+            print(f"  {uid + '-' + name:24} build {n}  n={len(times)}  median {_median(times):6.1f}  "
                   f"p95 {_p95(times):6.1f}  max {max(times):6.1f}")
+        context.close()
         browser.close()
-    server.shutdown()
+    for server, _ in served:
+        server.shutdown()
 
 
 if __name__ == "__main__":

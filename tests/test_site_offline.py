@@ -346,12 +346,12 @@ def test_the_footer_button_saves_the_whole_book(browser, subpath):
         page = v.page
         page.goto(subpath.url + "book/underface.html", wait_until="load")
         wait_kept(page, "ap")
-        box = page.locator(".save-book")
+        box = page.locator(".save-book:not(.save-book--near)")     # the footer's
         button = box.get_by_role("button", name=re.compile("^책 전체를 기기에 저장"))
         button.scroll_into_view_if_needed()
         assert box.is_visible() and "모든 장이 저장되어" in box.locator(".save-book__state").inner_text()
         page.evaluate("""() => { window.__notes = [];
-          const el = document.querySelector('.save-book__status');
+          const el = document.querySelector('.save-book:not(.save-book--near) .save-book__status');
           new MutationObserver(() => window.__notes.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true}); }""")
         button.tap()
         status = box.locator(".save-book__status")
@@ -361,7 +361,7 @@ def test_the_footer_button_saves_the_whole_book(browser, subpath):
         notes = page.evaluate("() => window.__notes")
         assert any(re.match(r"저장하는 중… \d+ / \d+", n) for n in notes), notes
         assert kept_paths(page, subpath.url) == set(sw_files())
-        poll(page, "() => document.querySelector('.save-book__state').textContent.includes('책 전체가 저장')")
+        poll(page, "() => [...document.querySelectorAll('.save-book__state')].every(e => e.textContent.includes('책 전체가 저장'))")
 
         v.context.set_offline(True)
         page.goto(subpath.url + "book/hunters_moon.html", wait_until="load")

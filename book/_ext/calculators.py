@@ -9,13 +9,21 @@ and the build fills it with a link to every widget the page shows, in page order
 title and the section it sits in. The list is made from the page's own outputs (each widget's
 ``data-live`` id and title, written by ``widgets/views/static_page.py``), so it always names
 exactly the calculators the reader will find, even when a section gains or loses one.
+
+Under the list stands the footer's "책 전체를 기기에 저장" (the same template,
+``book/_templates/save-book.html``, wired by ``widgets/js/offline.js``): the way to keep the
+engine for offline use is found where the calculators are, not only at the page's end.
 """
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 from docutils import nodes
+
+#: The footer's save control (a Jinja comment, then plain markup).
+SAVE_TEMPLATE = Path(__file__).resolve().parent.parent / "_templates" / "save-book.html"
 
 _WIDGET = re.compile(r'<div class="live-widget" id="([a-z][a-z0-9-]*)" data-live="\1"[^>]*>'
                      r'(?:<p class="live-title">(.*?)</p>)?', re.S)
@@ -55,7 +63,17 @@ def jump_list_html(items: list[tuple[str, str, str, str]]) -> str:
         rows.append(f'<li><a href="#{html.escape(uid)}">{html.escape(name)}{where}</a></li>')
     return ('<nav class="calculators" aria-label="이 장의 계산기">'
             '<p class="calculators-title">이 장의 계산기</p>'
-            f'<ol>{"".join(rows)}</ol></nav>')
+            f'<ol>{"".join(rows)}</ol>{save_control()}</nav>')
+
+
+def save_control() -> str:
+    """The footer's save control, to stand under the jump list (its Jinja comment dropped).
+
+    >>> 'class="save-book save-book--near"' in save_control(), "{#" in save_control()
+    (True, False)
+    """
+    markup = re.sub(r"\{#.*?#\}", "", SAVE_TEMPLATE.read_text(encoding="utf-8"), flags=re.S).strip()
+    return markup.replace('class="save-book"', 'class="save-book save-book--near"', 1)
 
 
 def _fill(app, doctree, docname):

@@ -39,6 +39,8 @@ var BookA11y = (function () {
     ":host(.bk-Switch:focus-visible) { outline: 3px solid var(--book-w-focus, #1a5fb4); outline-offset: 2px; border-radius: 8px; }",
     // a result cell highlighted with its own (light) background keeps dark text in dark mode
     "tr[style*='background'], td[style*='background'], th[style*='background'] { color: #18191D; }",
+    // the −/+ beside a number box (widgets/views/static_page.py): a sign a reader can read
+    ":host(.live-step) .bk-btn { font-size: 20px; line-height: 1; padding: 2px 0; min-width: 40px; }",
     // touch screens: controls a thumb can hit (WCAG 2.2 target size): boxes and menus 44 px
     // high, switches and slider handles at least 28 px with a larger touch area around them
     "@media (pointer: coarse), (max-width: 600px) {",
@@ -47,6 +49,7 @@ var BookA11y = (function () {
     "  input.bk-input, select.bk-input { min-height: 44px; font-size: 16px; }",
     "  .bk-knob { border-radius: 14px; }",
     "  :host(.bk-Switch) { min-height: 44px; align-items: center; padding: 8px 0; }",
+    "  :host(.live-step) .bk-btn { min-height: 44px; min-width: 44px; }",
     "  .noUi-handle { border-radius: 50%; }",
     "  .noUi-handle::before { display: none; }",
     "  .noUi-handle::after { content: ''; display: block; position: absolute; left: -9px; top: -9px;",

@@ -128,9 +128,12 @@
   }
 
   // --- the footer's control -------------------------------------------------------------------
+  // every save control of the page: the footer's and the one under a chapter's 「이 장의 계산기」
   function footer() {
-    const box = document.querySelector(".save-book");
-    if (!box) return;
+    document.querySelectorAll(".save-book").forEach(control);
+  }
+
+  function control(box) {
     const state = box.querySelector(".save-book__state");
     const button = box.querySelector(".save-book__button");
     const bar = box.querySelector(".save-book__progress");

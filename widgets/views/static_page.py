@@ -96,10 +96,10 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
             slider.js_on_change("value", callback)
             parts = [box]
             if c.options[0] < 0:   # a phone's number keypad may have no minus sign: −/+ steps
-                box.width = 110
+                box.width = 92
                 for end, label, direction in (("down", "−", -1), ("up", "+", 1)):
-                    stepper = Button(label=label, name=f"{name}-{end}", width=44, height=44,
-                                     align="end", css_classes=["live-step"])
+                    stepper = Button(label=label, name=f"{name}-{end}", width=44, align="end",
+                                     css_classes=["live-step"])
                     stepper.js_on_click(CustomJS(args=dict(uid=uid, name=c.name, direction=direction),
                                                  code=_STEP))
                     parts.append(stepper)
