@@ -159,7 +159,7 @@ class _Answers:
         else:
             svg = (bars_svg(entry, self.widget.x_label)
                    if (self.widget.plot and entry.get("x")) else "")
-            self.out.value = (_with_fold_marker(entry["h"]) + svg
+            self.out.value = (FOLD_STYLE + entry["h"] + svg
                               + (self.widget.legend_html() if svg else ""))
         self.status.value = "".join(
             f'<p role="status" class="widget-error" style="color:#b00020;font-weight:bold">⚠ '
@@ -173,14 +173,11 @@ class _Answers:
             self.syncing = False
 
 
-def _with_fold_marker(markup: str) -> str:
-    """An answer's folded tables (``<details>``) with their disclosure triangle and a pointer,
-    which JupyterLab's stylesheet takes from ``<summary>``.
-
-    >>> _with_fold_marker('<details class="cumulative"><summary>합계</summary></details>')
-    '<details class="cumulative"><summary style="display:list-item;cursor:pointer">합계</summary></details>'
-    """
-    return markup.replace("<summary>", '<summary style="display:list-item;cursor:pointer">')
+#: The disclosure triangle of an answer's folded tables (``<details>``), which JupyterLab's
+#: stylesheet takes from ``<summary>`` (``list-style: none``); scoped to the answers' box.
+FOLD_STYLE = ("<style>.rulebook-answer details > summary { display: list-item; cursor: pointer; "
+              "list-style: disclosure-closed inside; } .rulebook-answer details[open] > summary "
+              "{ list-style-type: disclosure-open; }</style>")
 
 
 def ipywidget(widget, pause: float = PAUSE):
@@ -234,6 +231,7 @@ def ipywidget(widget, pause: float = PAUSE):
             rows.append(switch)
     status = w.HTML("")
     out = w.HTML()
+    out.add_class("rulebook-answer")
     answers = _Answers(widget, inputs, rows, status, out, pause)
     for c in widget.controls:
         parts = inputs[c.name]
