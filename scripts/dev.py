@@ -37,6 +37,12 @@ def run(*cmd, **kw):
 
 
 def setup() -> None:
+    setup_python()
+    setup_engine()
+
+
+def setup_python() -> None:
+    """The venv with ``requirements.txt`` and the ``widgets`` library (editable)."""
     stamp = VENV / ".installed"
     wanted = (ROOT / "requirements.txt").read_text() + (ROOT / "pyproject.toml").read_text()
     if not PY.exists():
@@ -45,7 +51,6 @@ def setup() -> None:
         run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", "requirements.txt")
         run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", ".")
         stamp.write_text(wanted)
-    setup_engine()
 
 
 def setup_engine() -> None:
@@ -77,19 +82,33 @@ def setup_engine() -> None:
 
 LAB_CONFIG = VENV / "etc" / "jupyter" / "jupyter_server_config.json"
 LAB_SETTINGS = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+#: The book's own JupyterLab plugin (glossary terms open their entry; site-only sentences hidden).
+LAB_EXTENSION = ROOT / "lab" / "extension"
+LAB_EXTENSIONS = VENV / "share" / "jupyter" / "labextensions"
 
 
 def setup_lab() -> None:
-    """What reading the notebooks in Jupyter needs (``requirements-lab.txt``: JupyterLab and
-    jupyterlab-myst), and the server setting that keeps saved notebooks readable: a notebook
-    saved after running shows each widget's static copy when reopened without its live model,
-    and saving a notebook one only opened changes nothing (``widgets.views.jupyter.pre_save``)."""
+    """What reading the notebooks in Jupyter needs, and nothing of the site's build: the venv
+    with ``requirements-lab.txt`` (JupyterLab, jupyterlab-myst and the widgets' front end,
+    pinned to fit each other, and what the notebooks import, at ``requirements.txt``'s pins)
+    and the library (editable), the book's plugin
+    (``lab/extension``, copied into the venv's labextensions), and the server setting that
+    keeps saved notebooks readable: a notebook saved after running shows each widget's static
+    copy when reopened without its live model, and saving a notebook one only opened changes
+    nothing (``widgets.views.jupyter.pre_save``). No npm: the in-page engine is the site's."""
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", VENV)
     stamp = VENV / ".lab-installed"
-    wanted = (ROOT / "requirements-lab.txt").read_text()
+    wanted = "".join((ROOT / name).read_text()
+                     for name in ("requirements-lab.txt", "requirements.txt", "pyproject.toml"))
     if not stamp.exists() or stamp.read_text() != wanted:
-        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r",
-            "requirements-lab.txt")
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c",
+            "requirements.txt", "-r", "requirements-lab.txt")
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", ".")
         stamp.write_text(wanted)
+    installed = LAB_EXTENSIONS / json.loads((LAB_EXTENSION / "package.json").read_text())["name"]
+    shutil.rmtree(installed, ignore_errors=True)
+    shutil.copytree(LAB_EXTENSION, installed)
     LAB_CONFIG.parent.mkdir(parents=True, exist_ok=True)
     config = json.loads(LAB_CONFIG.read_text()) if LAB_CONFIG.exists() else {}
     config.setdefault("ContentsManager", {})["pre_save_hook"] = "widgets.views.jupyter.pre_save"
@@ -203,14 +222,14 @@ def main() -> int:
                         help="serve: 8000, lab: 8888 unless given")
     parser.add_argument("--out", metavar="DIR", help="build: also copy the built site into DIR")
     args, extra = parser.parse_known_args()
+    if args.command == "lab":        # Jupyter needs none of the site's engine (npm)
+        return lab(args.port or 8888)
     setup()
     if args.command == "build":
         build(args.out)
     elif args.command == "serve":
         build()
         serve(args.port or 8000)
-    elif args.command == "lab":
-        return lab(args.port or 8888)
     elif args.command == "test":
         return test(extra)
     elif args.command == "execute":

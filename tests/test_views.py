@@ -70,8 +70,9 @@ def test_jupyter_view_has_the_sites_controls():
         parts = view.box.rulebook_inputs[c.name]
         if c.kind == "number":   # a slider with a box beside it, as on the site
             assert isinstance(parts["box"], w.Text)
-            assert isinstance(parts["slider"], (w.IntSlider, w.FloatSlider))
-            assert (parts["slider"].min, parts["slider"].max) == (c.options[0], c.options[-1])
+            # the knob moves over the control's own options (exact steps, never float sums)
+            assert isinstance(parts["slider"], w.SelectionSlider)
+            assert tuple(value for _, value in parts["slider"].options) == c.options
     view.box.rulebook_inputs[view.widget.controls[0].name]["slider"].value = 3
     assert view.box.rulebook_inputs[view.widget.controls[0].name]["box"].value == "3"
     assert html.escape(fmt.prob(tc.success_odds(3)["critical"])) in view.out
@@ -179,9 +180,9 @@ def test_fraction_widget_rounds_counts_up_and_keeps_distances():
     assert '<b>3.5"</b>' in table["7|2|distance"]["h"]
 
 
-def test_jupyter_slider_follows_only_values_it_can_show():
-    """A value between the slider's steps stays typed in the box (the front end would round the
-    slider to a step and send it back: 65 must never become 70)."""
+def test_jupyter_knob_goes_to_the_nearest_step_and_the_box_keeps_the_value():
+    """A value between the slider's steps stays typed in the box while the knob goes to the
+    nearest step (the lower of two as near): 65 is answered as 65, never rounded to 70."""
     from widgets.views import underface as uf_views
     from widgets import underface as uf
     view = JupyterView(uf_views.hit_widget())
@@ -190,5 +191,10 @@ def test_jupyter_slider_follows_only_values_it_can_show():
     assert slider.value == 60 and view.box.rulebook_inputs["attack"]["box"].value == "65"
     assert "공격 65" in view.out
     assert html.escape(fmt.prob(uf.opposed_odds(65, 60, defense_penalty="평상복")["attacker_wins"])) in view.out
-    view.type("attack", "70")
-    assert slider.value == 70
+    view.type("attack", "67")
+    assert slider.value == 70 and view.box.rulebook_inputs["attack"]["box"].value == "67"
+    assert "공격 67" in view.out
+    view.type("attack", "150")       # beyond the slider: the knob at its end
+    assert slider.value == 80 and view.box.rulebook_inputs["attack"]["box"].value == "150"
+    view.type("attack", "999")       # refused: the knob and the answer stay at 150
+    assert slider.value == 80 and "공격 150" in view.out and "「공격 기능 (%)」 칸은" in view.status

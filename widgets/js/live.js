@@ -299,9 +299,11 @@
     request(st);
   }
 
-  // the slider's step nearest to n, within its ends (as the step's own decimals: 2.5, not 2.4999…)
+  // the slider's step nearest to n, within its ends, the lower of two as near (the same rule as
+  // widgets.views.live.nearest_option in Jupyter), written with the step's own decimals
   function snap(slider, n) {
-    const steps = Math.round((Math.min(Math.max(n, slider.start), slider.end) - slider.start) / slider.step);
+    const at = (Math.min(Math.max(n, slider.start), slider.end) - slider.start) / slider.step;
+    const steps = Math.ceil(at - 0.5 - 1e-9);
     const decimals = (String(slider.step).split(".")[1] || "").length +
       (String(slider.start).split(".")[1] || "").length;
     return Number((slider.start + steps * slider.step).toFixed(decimals));

@@ -3,12 +3,28 @@
 The same control contract as the built site (:mod:`widgets.views.static_page`): a number is a
 slider with a box beside it for any other value, a choice is a menu, an on/off rule a switch, a
 text control a box. What a reader types goes through the same parsing and the same answer as on
-the site (:meth:`~widgets.views.live.LiveWidget.answer`): a bad value shows the library's Korean
-message on the status line and the last good answer stays; nothing typed is reinterpreted.
+the site (:meth:`~widgets.views.live.LiveWidget.answer`); nothing typed is reinterpreted.
+
+- The slider moves over the control's own options (a selection slider: the front end sends the
+  option's index, never a floating-point sum), so every value it gives is one of the control's
+  steps exactly, and the box shows that step's own text (9, never 9.000000000000002).
+- A box answers when the reader has finished: Enter, or a short pause after the last keystroke
+  (:data:`PAUSE`; leaving the box comes after that pause). Without an event loop (plain
+  Python, a test) it answers at once. An accepted value moves the knob to the nearest step while
+  the box keeps the exact value.
+- A refused box keeps its last accepted value: the other controls still answer with it, and the
+  status line gives the library's Korean message and names that box and the value in use.
 """
 from __future__ import annotations
 
+import asyncio
 import html as html_lib
+
+from .format import josa
+from .live import nearest_option
+
+#: Seconds a box waits after the last keystroke before it answers (Enter answers at once).
+PAUSE = 0.6
 
 
 def raw_values(widget, inputs: dict) -> dict:
@@ -26,7 +42,145 @@ def raw_values(widget, inputs: dict) -> dict:
     return raw
 
 
-def ipywidget(widget):
+def _later(delay: float, call):
+    """``call`` after ``delay`` seconds on the running event loop (the kernel's), or ``None``
+    where there is none (the caller then answers at once)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, call)
+
+
+def refusal_note(label: str, kept: str) -> str:
+    """What the status line adds to a refused box's message: which box, and the value the
+    answer uses instead (its last accepted one).
+
+    >>> refusal_note("순 ±DICE", "2")
+    '「순 ±DICE」 칸은 마지막으로 받아들인 값 2로 계산합니다.'
+    """
+    return f"「{label}」 칸은 마지막으로 받아들인 값 {josa(kept, '으로/로')} 계산합니다."
+
+
+class _Answers:
+    """The state behind one Jupyter view: each box's last accepted text, the refused boxes and
+    their messages, and the answer shown."""
+
+    def __init__(self, widget, inputs, rows, status, out, pause):
+        self.widget, self.inputs, self.rows = widget, inputs, rows
+        self.status, self.out, self.pause = status, out, pause
+        self.accepted = {c.name: c.key(c.default) for c in widget.controls
+                         if c.kind in ("number", "text")}
+        self.refused: dict[str, str] = {}
+        self.timers: dict = {}
+        self.syncing = False
+
+    def box(self, c):
+        parts = self.inputs[c.name]
+        return parts["box"] if c.kind == "number" else parts["input"]
+
+    def raw(self, **typed) -> dict:
+        """The controls' raw values, each box at its last accepted text unless given."""
+        raw = raw_values(self.widget, self.inputs)
+        raw.update(self.accepted)
+        raw.update(typed)
+        return raw
+
+    # --- events ---------------------------------------------------------------------
+    def typed(self, c) -> None:
+        """A keystroke in a box: answer after a pause (at once without an event loop)."""
+        if self.syncing:
+            return
+        self.cancel(c)
+        timer = _later(self.pause, lambda: self.finish(c))
+        if timer is None:
+            self.finish(c)
+        else:
+            self.timers[c.name] = timer
+
+    def submitted(self, c, content) -> None:
+        """Enter in a box: answer at once."""
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.cancel(c)
+            self.finish(c)
+
+    def slid(self, c, value) -> None:
+        """The knob moved: its option is the value, exactly."""
+        if self.syncing:
+            return
+        self.cancel(c)
+        self.set_quietly(self.box(c), c.key(value))
+        self.accepted[c.name] = c.key(value)
+        self.refused.pop(c.name, None)
+        self.refresh()
+
+    def cancel(self, c) -> None:
+        """Drop the pending pause-answer of ``c``'s box, if any."""
+        timer = self.timers.pop(c.name, None)
+        if timer is not None:
+            timer.cancel()
+
+    # --- answering ------------------------------------------------------------------
+    def finish(self, c) -> None:
+        """The reader has finished typing in ``c``'s box: answer with its text, or refuse it
+        (the box keeps its last accepted value for every answer until it is corrected)."""
+        self.timers.pop(c.name, None)
+        text = self.box(c).value
+        entry = self.widget.answer(self.raw(**{c.name: text}))
+        if "error" in entry:
+            self.refused[c.name] = entry["error"]
+            self.refresh()
+            return
+        self.accepted[c.name] = text
+        self.refused.pop(c.name, None)
+        if c.kind == "number":
+            knob = nearest_option(c, c.parse(text))
+            slider = self.inputs[c.name]["slider"]
+            if slider.value != knob:
+                self.set_quietly(slider, knob)
+        self.show(entry)
+
+    def refresh(self, _change=None) -> None:
+        """Answer the controls as they stand (refused boxes at their last accepted value)."""
+        if self.syncing:
+            return
+        self.show(self.widget.answer(self.raw()))
+
+    def show(self, entry: dict) -> None:
+        raw = self.raw()
+        for c, row in zip(self.widget.controls, self.rows):   # shown only with another's value
+            if c.when is not None:
+                row.layout.display = "" if c.shown_with(raw) else "none"
+        notes = [f"{message} {refusal_note(c.label, self.accepted[c.name])}"
+                 for c in self.widget.controls
+                 if (message := self.refused.get(c.name)) and c.shown_with(raw)]
+        if "error" in entry:       # the controls as they stand are refused: the answer stays
+            notes.append(entry["error"])
+        else:
+            svg = (bars_svg(entry, self.widget.x_label)
+                   if (self.widget.plot and entry.get("x")) else "")
+            self.out.value = (FOLD_STYLE + entry["h"] + svg
+                              + (self.widget.legend_html() if svg else ""))
+        self.status.value = "".join(
+            f'<p role="status" class="widget-error" style="color:#b00020;font-weight:bold">⚠ '
+            f"{html_lib.escape(note)}</p>" for note in notes)
+
+    def set_quietly(self, control, value) -> None:
+        self.syncing = True
+        try:
+            control.value = value
+        finally:
+            self.syncing = False
+
+
+#: The disclosure triangle of an answer's folded tables (``<details>``), which JupyterLab's
+#: stylesheet takes from ``<summary>`` (``list-style: none``); scoped to the answers' box.
+FOLD_STYLE = ("<style>.rulebook-answer details > summary { display: list-item; cursor: pointer; "
+              "list-style: disclosure-closed inside; } .rulebook-answer details[open] > summary "
+              "{ list-style-type: disclosure-open; }</style>")
+
+
+def ipywidget(widget, pause: float = PAUSE):
     """An ipywidgets box for a :class:`~widgets.views.live.LiveWidget`.
 
     >>> from widgets.views.generic import dice_pool_widget
@@ -34,10 +188,12 @@ def ipywidget(widget):
     >>> "1/216" in box.children[-1].value
     True
     >>> count = box.rulebook_inputs["count"]["box"]
-    >>> count.value = "1e9"                       # refused in Korean, the last answer stays
+    >>> count.value = "1e9"             # refused in Korean, the last answer stays (no event loop
     >>> box.rulebook_status.value.count("숫자만 넣어 주세요"), "1/216" in box.children[-1].value
     (1, True)
-    >>> count.value = "４"                          # a full-width 4 is a 4; the slider follows
+    >>> "「주사위 개수」 칸은 마지막으로 받아들인 값 3으로" in box.rulebook_status.value
+    True
+    >>> count.value = "４"                          # a full-width 4 is a 4; the knob follows
     >>> box.rulebook_inputs["count"]["slider"].value, box.rulebook_status.value
     (4, '')
     """
@@ -45,16 +201,13 @@ def ipywidget(widget):
 
     inputs: dict[str, dict] = {}
     rows = []
-    syncing = {"on": False}
     for c in widget.controls:
         if c.kind == "number":
-            whole = all(isinstance(o, int) for o in c.options)
-            step = (c.options[1] - c.options[0]) if len(c.options) > 1 else 1
-            slider_cls = w.IntSlider if whole else w.FloatSlider
-            slider = slider_cls(value=c.default, min=c.options[0], max=c.options[-1], step=step,
-                                readout=False, continuous_update=True,
-                                layout=w.Layout(flex="1 1 auto", min_width="8em"))
-            slider.description = ""
+            # the knob moves over the options themselves: the front end sends an index
+            slider = w.SelectionSlider(options=[(c.key(o), o) for o in c.options],
+                                       value=nearest_option(c, c.default), readout=False,
+                                       continuous_update=True, description="",
+                                       layout=w.Layout(flex="1 1 auto", min_width="8em"))
             box = w.Text(value=c.key(c.default), description=c.label, continuous_update=True,
                          style={"description_width": "initial"},
                          layout=w.Layout(width="auto", min_width="12em"))
@@ -78,70 +231,25 @@ def ipywidget(widget):
             rows.append(switch)
     status = w.HTML("")
     out = w.HTML()
-
-    def show(entry: dict) -> None:
-        if "error" in entry:
-            status.value = (f'<p role="status" class="widget-error" '
-                            f'style="color:#b00020;font-weight:bold">⚠ '
-                            f'{html_lib.escape(entry["error"])}</p>')
-            return
-        status.value = ""
-        svg = bars_svg(entry, widget.x_label) if (widget.plot and entry.get("x")) else ""
-        out.value = entry["h"] + svg + (widget.legend_html() if svg else "")
-
-    def refresh(_change=None) -> None:
-        if syncing["on"]:
-            return
-        raw = raw_values(widget, inputs)
-        for c, row in zip(widget.controls, rows):   # controls shown only with another's value
-            if c.when is not None:
-                row.layout.display = "" if c.shown_with(raw) else "none"
-        show(widget.answer(raw))
-
-    def follow_box(c, parts):
-        def on_box(change):
-            if syncing["on"]:
-                return
-            slider = parts["slider"]
-            try:
-                value = c.parse(change["new"])
-            except ValueError:
-                value = None
-            # the slider follows only a value it can show exactly (one of its steps): a typed 65
-            # on a slider of tens stays 65 in the box, never rounded to 70
-            if value is not None and value in c.options and value != slider.value:
-                syncing["on"] = True
-                try:
-                    slider.value = value
-                finally:
-                    syncing["on"] = False
-            refresh()
-        return on_box
-
-    def follow_slider(c, parts):
-        def on_slider(change):
-            if syncing["on"]:
-                return
-            syncing["on"] = True
-            try:
-                parts["box"].value = c.key(change["new"])
-            finally:
-                syncing["on"] = False
-            refresh()
-        return on_slider
-
+    out.add_class("rulebook-answer")
+    answers = _Answers(widget, inputs, rows, status, out, pause)
     for c in widget.controls:
         parts = inputs[c.name]
-        if c.kind == "number":
-            parts["box"].observe(follow_box(c, parts), names="value")
-            parts["slider"].observe(follow_slider(c, parts), names="value")
+        if c.kind in ("number", "text"):
+            box = answers.box(c)
+            box.observe(lambda _change, c=c: answers.typed(c), names="value")
+            box.on_msg(lambda _box, content, _buffers, c=c: answers.submitted(c, content))
+            if c.kind == "number":
+                parts["slider"].observe(lambda change, c=c: answers.slid(c, change["new"]),
+                                        names="value")
         else:
-            parts["input"].observe(refresh, names="value")
-    refresh()
+            parts["input"].observe(answers.refresh, names="value")
+    answers.refresh()
     head = [w.HTML(f"<b>{html_lib.escape(widget.title)}</b>")] if widget.title else []
     root = w.VBox(head + rows + [status, out])
     # the parts by name, for code that drives the view (tests, a GM's own notebook)
     root.rulebook_inputs, root.rulebook_status, root.rulebook_out = inputs, status, out
+    root.rulebook_answers = answers
     return root
 
 

@@ -282,6 +282,19 @@ def armor_value(armor: str, armor_points: int) -> str | int:
     return armor_points if armor == CUSTOM else armor
 
 
+def db_phrase(damage: str, db: str) -> str:
+    """How a weapon's damage takes the chosen DB, in the words of its answer: the DB itself,
+    half of it, or none (a house-rule weapon set to 「더하지 않음」, a firearm).
+
+    >>> db_phrase("1D8+1+DB", "+1D4"), db_phrase("1D6+½DB", "+1D4"), db_phrase("1D8+1", "+1D4")
+    ('DB +1D4', '½DB (DB +1D4의 절반)', 'DB를 더하지 않음')
+    """
+    label = DB_OPTIONS[db].label
+    if "½DB" in damage:
+        return f"½DB (DB {label}의 절반)"
+    return f"DB {label}" if "DB" in damage else "DB를 더하지 않음"
+
+
 def _db_choices(keys=None) -> dict[str, str]:
     return {k: f"DB {o.label}" for k, o in DB_OPTIONS.items() if keys is None or k in keys}
 
@@ -359,7 +372,7 @@ def special_widget(uid: str = "uf-special") -> LiveWidget:
             ["범위", number_cell(f"{normal.min}~{normal.max}"),
              number_cell(f"{special.min}~{special.max}")]])
         name = ("직접 입력한 무기", used) if weapon == CUSTOM else (weapon, uf.WEAPONS[weapon].damage)
-        text = (f"<p>{_E(name[0])} {_E(name[1])}, DB {_E(DB_OPTIONS[db].label)}</p>"
+        text = (f"<p>{_E(name[0])} {_E(name[1])}, {_E(db_phrase(name[1], db))}</p>"
                 + table.html() + _DB_NOTE)
         return Shown(text, Bars.from_dist(special, lambda v: "critical"))
     weapon = select("weapon", "무기·방패", _weapon_choices(custom=True), "배틀 액스")
