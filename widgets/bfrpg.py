@@ -4,7 +4,8 @@ with Floor Plans) as data and small rule functions, on top of :mod:`widgets.grid
 Rules from the source: walk up to the movement rate and attack, or run up to twice the rate
 and not attack; diagonals alternate 5/10 ft; entering a square next to a foe engages it; an
 engaged combatant may move half its rate staying engaged (the Doughbert example charges such
-steps double: 10 ft a square), or withdraw at half rate, or flee and take a parting shot;
+steps double: 10 ft a square; running that way goes twice as far, with no attack and no parting
+shot, as Doughbert does to square 5), or withdraw at half rate, or flee and take a parting shot;
 the 3 squares behind a combatant are its rear; a parting shot and an attack from behind get
 +2 (the source states both, citing the core rules). Engagement, withdrawal, flight and parting
 shots are counted per opponent. Rules from the core rules (supplementary, see rules-notes):
@@ -289,15 +290,22 @@ class MoveOptions:
       in the Doughbert example); else ``out``.
     * Engaged at the start: ``melee_move`` for engaged squares with ``stay`` ≤ rate (half
       the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate (no parting
-      shot); else ``flee_walk`` / ``flee_run`` by the ``flight`` move at the normal walk or run
-      speed (no doubling); else ``out``.
+      shot); else ``run`` for engaged squares with ``stay`` ≤ 2 × rate (running while staying
+      engaged, as Doughbert does to square 5 of the source's melee example 2: no attack, and
+      no parting shot, since no opponent is left); else ``flee_walk`` / ``flee_run`` by the
+      ``flight`` move at the normal walk or run speed (no doubling); else ``out``.
 
-    Of the moves that leave opponents the one chosen leaves the fewest, then costs the
-    fewest feet; each opponent it leaves gets one parting shot (:meth:`parting_shots`).
+    A move that leaves no opponent always beats one that leaves some: only leaving an opponent
+    gives a parting shot. Of the moves that leave opponents the one chosen leaves the fewest,
+    then costs the fewest feet; each opponent it leaves gets one parting shot
+    (:meth:`parting_shots`).
 
     >>> o = move_options(Terrain(7, 1, enemies={(3, 0)}), (2, 0), 20)
     >>> [o.option((c, 0)) for c in range(7)]
     ['withdraw', 'withdraw', 'start', 'blocked', 'out', 'out', 'out']
+    >>> o = move_options(Terrain(7, 7, enemies={(4, 3)}), (3, 3), 20)   # Tannen beside a goblin
+    >>> o.option((5, 3)), o.feet((5, 3)), o.path_to((5, 3)), o.parting_shots((5, 3))
+    ('run', 30, ((3, 3), (4, 2), (5, 3)), ())
     """
 
     terrain: Terrain
@@ -326,11 +334,14 @@ class MoveOptions:
             if stay is not None and stay <= 2 * r:
                 return "walk" if stay <= r else "run"
         else:
-            if self.terrain.is_engaged(square) and stay is not None and stay <= r:
+            kept = self.terrain.is_engaged(square) and stay is not None
+            if kept and stay <= r:
                 return "melee_move"
             plain = self.plain.feet(square)
             if plain is not None and plain <= r // 2:
                 return "withdraw"
+            if kept and stay <= 2 * r:
+                return "run"     # running while staying engaged: no attack, no parting shot
         flee = self.flight.feet(square)
         if flee is None:
             return "out"
