@@ -219,7 +219,9 @@ def test_explorer_status_lines_come_from_the_library():
         line = data["status"][str(r)]
         assert f"걷기 {r}피트까지" in line
         assert f"달리기 {bf.running_rate(r)}피트까지" in line
-        assert f"근접 이동·전투 철수 {bf.half_move(r)}피트까지" in line
+        # melee moves in the squares' unit (steps counted double) beside the feet walked
+        assert f"그렇게 세어 {r}피트(실제로 걷는 거리 {bf.half_move(r)}피트)까지" in line
+        assert f"전투 철수(◂)는 {bf.half_move(r)}피트까지" in line
     assert data["optionsKo"] == labels.BF_MOVE_OPTIONS
     # the grid markup the page builds starts with the same container as Python's
     w, h = 16, 12

@@ -260,6 +260,8 @@ def half_move(rate: object) -> int:
 MOVE_OPTIONS: tuple[str, ...] = ("start", "walk", "run", "melee_move", "withdraw", "flee_walk",
                                  "flee_run", "out", "pass", "blocked")
 _CAN_ATTACK = frozenset({"start", "walk", "melee_move", "withdraw", "flee_walk"})
+#: The options that leave an opponent: only these take parting shots (one per opponent left).
+FLIGHT_OPTIONS: frozenset[str] = frozenset({"flee_walk", "flee_run"})
 
 
 def can_attack_after(option: object) -> bool:
@@ -356,7 +358,7 @@ class MoveOptions:
         >>> move_options(t, (0, 1), 40).parting_shots((5, 1))
         ((3, 0),)
         """
-        if not self.option(square).startswith("flee"):
+        if self.option(square) not in FLIGHT_OPTIONS:
             return ()
         return self.flight.foes(square)
 
@@ -656,7 +658,7 @@ def scene_rear_attackers(key: object) -> tuple[int, tuple[str, ...], tuple[str, 
 
 __all__ = [
     "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "INTO_MELEE_PENALTY", "COVER_PENALTY_RANGE",
-    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "MovementRow",
+    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "FLIGHT_OPTIONS", "MovementRow",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "steps_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",

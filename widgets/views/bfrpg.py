@@ -173,10 +173,11 @@ EXPLORER_SCENE_KEYS = ("tannen_move", "doughbert_move", "mandross_move", "paladi
 
 
 def explorer_scenes() -> dict[str, tuple[str, Layout, int]]:
-    out = {"demo": ("빈 평면 16×12 (연습용)", _demo_layout(), 30)}
+    """The explorer's floor plans by key: (the menu's Korean label, layout, rate)."""
+    out = {"demo": ("연습용 평면 16×12", _demo_layout(), 30)}
     for key in EXPLORER_SCENE_KEYS:
         s = bf.SCENES[key]
-        out[key] = (s.title, Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
+        out[key] = (fmt.korean_only(s.title), Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
     out["two_goblins"] = ("두 고블린 곁을 지나는 복도 (연습용)", _two_goblins_layout(), 40)
     out["open30"] = ("큰 평면 30×30", _open30_layout(), 40)
     return out
@@ -239,7 +240,7 @@ def cell_label(code: str, option: str, feet: int, enemy: int = 0) -> str:
         return "아군"
     if feet < 0:
         return ""
-    return f"{feet}!" if option.startswith("flee") else str(feet)
+    return f"{feet}!" if option in bf.FLIGHT_OPTIONS else str(feet)
 
 
 def grid_result(layout: Layout, rate: int) -> GridResult:
@@ -260,7 +261,8 @@ def legend_html() -> str:
     """The explorer's key: each option's colour with its words and its mark."""
     items = [("start", "출발 칸 (나)"), ("walk", "걸은 뒤 공격 가능"),
              ("melee_move", "근접 이동 (근접전 유지, 공격 가능)"),
-             ("withdraw", "전투 철수 (공격 가능)"), ("run", "달리기 (공격 불가)"),
+             ("withdraw", "전투 철수 (공격 가능)"),
+             ("run", "달리기 (공격 불가; 근접전을 떠나지 않으면 분리 사격 없음)"),
              ("flee_walk", "도주, 걸어서: 분리 사격"),
              ("flee_run", "도주, 달려서: 분리 사격, 공격 불가"), ("out", "닿지 않음"),
              ("pass", "아군 (지나가기만)"), ("blocked", "벽")]
@@ -563,9 +565,17 @@ def cell_class(code: str, option: str) -> str:
 
 
 def status_html(rate: int) -> str:
-    """The explorer's status line for a movement rate (walk, run and half move from the library)."""
-    return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지, "
-            f"근접 이동·전투 철수 {bf.half_move(rate)}피트까지.</p>")
+    """The explorer's status line for a movement rate (walk, run and half move from the library),
+    in the unit of the squares' numbers: feet counted with melee steps double.
+
+    >>> status_html(20)[:40]
+    '<p>이동 속도 20피트: 걷기 20피트까지, 달리기 40피트까지. 칸의'
+    """
+    half = bf.half_move(rate)
+    return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지. "
+            f"칸의 숫자는 근접전을 유지하는 걸음을 두 배로 센 이동 비용이라, 근접 이동"
+            f"({OPTION_MARKS['melee_move']})은 그렇게 세어 {rate}피트(실제로 걷는 거리 {half}피트)까지입니다. "
+            f"전투 철수({OPTION_MARKS['withdraw']})는 {half}피트까지.</p>")
 
 
 #: What the explorer calls each layout code in its messages and cursor descriptions.
@@ -742,14 +752,24 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
 
 
 def move_feet_text(opts: bf.MoveOptions, square: Square) -> str:
-    """The feet of a move in the source's unit: a melee move as the feet walked, with the
-    doubled count beside it (the source's limits are in feet walked)."""
+    """The feet of a move in the source's unit: a melee move (or a run that starts engaged and
+    stays so) as the feet walked, with the doubled count beside it (the source's limits are in
+    feet walked)."""
     feet = opts.feet(square)
     if feet is None:
         return "비용 없음"
-    if opts.option(square) == "melee_move":
+    option = opts.option(square)
+    if option == "melee_move" or (option == "run" and opts.engaged_start):
         return f"{opts.walked(square)}피트 (두 배로 세면 {feet}피트)"
     return f"{feet}피트"
+
+
+def engaged_runs(opts: bf.MoveOptions) -> list[Square]:
+    """The squares reached by running while staying engaged (the option ``run`` on a square next
+    to an opponent), in index order: no attack, and no parting shot."""
+    t = opts.terrain
+    return [t.square(i) for i in range(t.width * t.height)
+            if opts.option(t.square(i)) == "run" and t.is_engaged(t.square(i))]
 
 
 def shooters_text(s: bf.Scene, shooters: tuple[Square, ...]) -> str:
@@ -1034,9 +1054,15 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
                  labels.BF_MOVE_OPTIONS[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
                  cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
                 for m in s.marks]
-        return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "
-                     f"한 칸을 두 배로 세므로, 표의 비용은 실제로 걷는 거리로 적고 두 배로 센 값을 곁에 두었습니다.</p>"
-                     + grid_table_html(res)
+        runs = engaged_runs(opts)
+        run_note = ""
+        if runs:
+            first = runs[0]
+            run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
+                        f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
+                        "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
+        return Shown(status_html(r) + "<p>표에는 실제로 걷는 거리를 적고, 근접전을 유지하는 걸음을 두 배로 "
+                     "센 값을 곁에 두었습니다.</p>" + grid_table_html(res) + run_note
                      + Table(["칸", "이동 방식", "걷는 거리", "원문"], rows, row_heads=False).html())
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
