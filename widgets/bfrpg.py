@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
@@ -328,6 +329,19 @@ class MoveOptions:
         >>> scene_options("doughbert_melee").option((1, 1))
         'run'
         """
+        t = self.terrain
+        if isinstance(square, tuple) and len(square) == 2 and all(type(v) is int for v in square) \
+                and t.inside(square):
+            return self._all[t.index(square)]
+        return self._classify(square)
+
+    @cached_property
+    def _all(self) -> tuple[str, ...]:
+        """:meth:`option` of every square in index order, worked out once."""
+        t = self.terrain
+        return tuple(self._classify(t.square(i)) for i in range(t.width * t.height))
+
+    def _classify(self, square: Square) -> str:
         band = self.stay.band(square)
         if band in ("start", "pass", "blocked"):
             return band

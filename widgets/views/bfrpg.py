@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, product
 from typing import Mapping
 
@@ -195,18 +196,21 @@ class GridResult:
     options: tuple[str, ...]
     feet: tuple[int, ...]
     shots: tuple[tuple[int, ...], ...]
+    #: The library's answer these come from (paths: ``move_options.path_to``).
+    move_options: bf.MoveOptions | None = field(default=None, compare=False, repr=False)
 
-    @property
+    # computed once per result (a 60×60 plan has 3,600 squares)
+    @cached_property
     def colors(self) -> list[str]:
         return [ENEMY_COLOR if ch == "e" else OPTION_COLORS[o]
                 for ch, o in zip(self.layout.codes, self.options)]
 
-    @property
+    @cached_property
     def enemy_numbers(self) -> dict[int, int]:
         """Square index → the enemy's number on the grid (1, 2, … in square order)."""
         return {i: n for n, i in enumerate((i for i, ch in enumerate(self.layout.codes) if ch == "e"), 1)}
 
-    @property
+    @cached_property
     def labels(self) -> list[str]:
         num = self.enemy_numbers
         return [cell_label(ch, o, f, num.get(i, 0))
@@ -254,7 +258,7 @@ def grid_result(layout: Layout, rate: int) -> GridResult:
         f = opts.feet(sq)
         feet.append(-1 if f is None else f)
         shots.append(tuple(t.index(e) for e in opts.parting_shots(sq)))
-    return GridResult(layout, opts.rate, tuple(options), tuple(feet), tuple(shots))
+    return GridResult(layout, opts.rate, tuple(options), tuple(feet), tuple(shots), opts)
 
 
 def legend_html() -> str:
@@ -354,7 +358,7 @@ def parse_squares(text: object, what: str = "칸") -> list[Square]:
 #: Longest text of squares the Jupyter boxes take (a 30×30 floor written out is about 6,000).
 MAX_SQUARES_TEXT = 8000
 #: The grid's size boxes in Jupyter: any whole number typed, checked as the page's number boxes.
-_SIZE_BOXES = {"width": number("width", "너비", 2, 30, 16), "height": number("height", "높이", 2, 30, 12)}
+_SIZE_BOXES = {"width": number("width", "너비", 2, 60, 16), "height": number("height", "높이", 2, 60, 12)}
 
 
 def layout_from_text(width: object, height: object, me: str, enemies: str = "", allies: str = "",
@@ -380,10 +384,6 @@ def layout_from_text(width: object, height: object, me: str, enemies: str = "", 
     return Layout.from_terrain(t, s)
 
 
-def _pairs(squares) -> str:
-    return "; ".join(f"{c},{r}" for c, r in sorted(squares))
-
-
 # --- the grid explorer -------------------------------------------------------------------
 
 class GridExplorer:
@@ -391,9 +391,13 @@ class GridExplorer:
     place combatants and terrain, see every square's cost and option. Static page: a DOM grid
     in a Bokeh Div, updated in place by the page controller ``widgets/js/grid_explorer.js``
     (which calls the JS twins; its texts, e.g. the status line per rate, come from
-    :meth:`export`); Jupyter: ipywidgets computed by the Python library."""
+    :meth:`export`); Jupyter: the same controller and grid in an anywidget, every square
+    computed by the Python library (:mod:`widgets.views.grid_widget`)."""
 
     CELL_PX = 40
+    #: Smallest square (px) and label (px): a plan that would need less pans instead (issue 23).
+    MIN_CELL_PX = 34
+    MIN_LABEL_PX = 12
     MAX_FRAME = 604  # px across, 1px grid lines included (fits the page's column)
 
     def __init__(self, uid: str = "bf-grid", scene: str = "demo", rate: str = "scene",
@@ -435,7 +439,8 @@ class GridExplorer:
                 "names": SQUARE_NAMES,
                 "messages": GRID_MESSAGES,
                 "maxWork": MAX_FLIGHT_WORK,
-                "openTag": grid_open_tag(self.uid, "{w}", "{h}")}
+                "openTag": grid_open_tag(self.uid, "{w}", "{h}"),
+                "frame": grid_frame_html("{grid}")}
 
     def grid_html(self, result: GridResult) -> str:
         """The DOM grid (same markup as the page's JS ``gridHtml``): one element per square,
@@ -461,8 +466,8 @@ class GridExplorer:
         # Not rendered: the current squares (read by the tests) and the shown path.
         cells = ColumnDataSource(self.cell_data(res), name=f"{u}-cells", tags=[lay.width, lay.height])
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
-        grid = Div(text=self.grid_html(res), name=f"{u}-grid", disable_math=True,
-                   stylesheets=[InlineStyleSheet(css=grid_css())])
+        grid = Div(text=grid_frame_html(self.grid_html(res)), name=f"{u}-grid", disable_math=True,
+                   sizing_mode="stretch_width", stylesheets=[InlineStyleSheet(css=grid_css())])
         # three selects side by side fit the book's text column (about 600 px); on a phone
         # they wrap onto lines of their own
         tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool", width=175,
@@ -497,58 +502,11 @@ class GridExplorer:
                          placeholder=status_html(res.rate) + grid_table_html(res) + legend_html())
 
     # --- Jupyter -------------------------------------------------------------------------
-    def shown(self, scene: str, rate_key: str, width: object, height: object, me: str,
-              enemies: str, allies: str, walls: str, barrier: str, difficult: str) -> str:
-        try:
-            lay = layout_from_text(width, height, me, enemies, allies, walls, barrier, difficult)
-            res = grid_result(lay, self.rate_of(scene, rate_key))
-        except RuleInputError as err:
-            return fmt.error(err.korean)
-        return status_html(res.rate) + grid_table_html(res) + legend_html()
-
-    def boxes_for(self, scene: str) -> dict[str, object]:
-        lay = self.scenes[scene][1]
-        return {"width": lay.width, "height": lay.height, "me": _pairs(lay.squares("@")),
-                "enemies": _pairs(lay.squares("e")), "allies": _pairs(lay.squares("a")),
-                "walls": _pairs(lay.squares("#")), "barrier": _pairs(lay.squares("b")),
-                "difficult": _pairs(lay.squares("d"))}
-
     def ipywidget(self):
-        import ipywidgets as w
-        st = {"description_width": "initial"}
-        scene = w.Dropdown(options=[(lab, k) for k, (lab, _, _) in self.scenes.items()],
-                           value=self.scene, description="예제 평면도", style=st)
-        rate = w.Dropdown(options=[("예제에 적힌 이동 속도", "scene")]
-                          + [(lab, k) for k, (lab, _) in self.rates.items()],
-                          value=self.rate_key, description="갑옷과 짐", style=st)
-        labels = {"width": "너비", "height": "높이", "me": "전투원 (열,행)", "enemies": "적",
-                  "allies": "아군", "walls": "벽", "barrier": "장벽", "difficult": "험한 지형"}
-        # every box is text: a size is read like a widget's number box (a bad one is refused in
-        # Korean, never rounded or reinterpreted)
-        boxes = {k: w.Text(description=lab, style=st) for k, lab in labels.items()}
-        out = w.HTML()
-        busy = [False]
-
-        def refresh(_=None):
-            if busy[0]:
-                return
-            out.value = self.shown(scene.value, rate.value,
-                                   **{k: b.value for k, b in boxes.items()})
-
-        def load(_=None):
-            busy[0] = True
-            for k, v in self.boxes_for(scene.value).items():
-                boxes[k].value = str(v)
-            busy[0] = False
-            refresh()
-
-        scene.observe(load, names="value")
-        rate.observe(refresh, names="value")
-        for b in boxes.values():
-            b.observe(refresh, names="value")
-        load()
-        head = [w.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
-        return w.VBox(head + [scene, rate] + list(boxes.values()) + [out])
+        """The explorer as on the site, its squares computed by the kernel
+        (:mod:`widgets.views.grid_widget`)."""
+        from .grid_widget import grid_widget
+        return grid_widget(self)
 
     def text(self) -> str:
         res = self.result()
@@ -605,17 +563,44 @@ def grid_open_tag(uid: str, width: int | str, height: int | str) -> str:
             f'tabindex="0" aria-label="{html.escape(GRID_HELP)}" style="--w:{width}">')
 
 
+#: The hint over a grid wider than its box (shown by widgets/js/grid_explorer.js only then).
+PAN_HINT = "↔ 옆으로 밀어 보기: 격자가 화면보다 넓어, 좌우로 밀면 나머지 칸이 나옵니다."
+
+
+def grid_frame_html(grid: str) -> str:
+    """The grid in its frame: a box that pans sideways when the grid is wider than the page
+    (its squares keep their size, :func:`grid_css`), with a hint above it that the page shows
+    only then. The page's JS builds the same from ``export()["frame"]``.
+
+    >>> grid_frame_html("<div>g</div>").split("</p>")[1]
+    '<div class="bfg-pan"><div>g</div></div>'
+    """
+    return f'<p class="bfg-hint" hidden>{html.escape(PAN_HINT)}</p><div class="bfg-pan">{grid}</div>'
+
+
 def grid_css() -> str:
-    """Stylesheet of the DOM grid (inside the grid Div's shadow root)."""
+    """Stylesheet of the DOM grid (inside the grid Div's shadow root; in Jupyter, the page's).
+
+    >>> "max(34px, min(40px" in grid_css() and "overflow-x: auto" in grid_css()
+    True
+    """
     ex = GridExplorer
-    # Square size: at most CELL_PX, the whole grid at most MAX_FRAME, and within the widget's
-    # width (100cqw: the .live-widget container, see book.css); 1px grid lines between squares.
-    px = (f"min({ex.CELL_PX}px, calc({ex.MAX_FRAME - 1}px / var(--w) - 1px), "
-          "calc((100cqw - 16px) / var(--w) - 1px))")
+    # Square size: as large as fits (at most CELL_PX, the whole grid at most MAX_FRAME, within
+    # the widget's width: 100cqw, the .live-widget container, see book.css), but never below
+    # MIN_CELL_PX: a plan wider than that pans in its box (.bfg-pan) instead of shrinking, so
+    # a square stays big enough to tap and its label to read on a phone. 1px grid lines.
+    fit = (f"min({ex.CELL_PX}px, calc({ex.MAX_FRAME - 1}px / var(--w) - 1px), "
+           "calc((100cqw - 16px) / var(--w) - 1px))")
+    px = f"max({ex.MIN_CELL_PX}px, {fit})"
+    font = f"max({ex.MIN_LABEL_PX}px, min(14px, calc(var(--px) * 0.4)))"
     # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
     # The 1px gaps show the grey background: grid lines without a border per square.
-    rules = [f".bfg {{ --px: {px}; display: inline-flex; flex-direction: column; gap: 1px; "
-             "padding: 1px; background: " + PLAIN_EDGE + "; font-size: clamp(7px, calc(var(--px) * 0.55), 13px); "
+    rules = [".bfg-pan { max-width: 100%; overflow-x: auto; overflow-y: hidden; "
+             "-webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }",
+             ".bfg-hint { margin: 0.2em 0; font-size: 0.9em; color: #333333; }",
+             ".bfg-hint[hidden] { display: none; }",
+             f".bfg {{ --px: {px}; display: inline-flex; flex-direction: column; gap: 1px; "
+             "padding: 1px; background: " + PLAIN_EDGE + f"; font-size: {font}; "
              "user-select: none; cursor: pointer; font-family: sans-serif; }",
              ".bfg:focus { outline: none; }",
              ".bfg:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }",
