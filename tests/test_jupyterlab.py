@@ -179,3 +179,137 @@ def test_opening_and_saving_changes_nothing_on_disk(lab_page, lab):
     dirty = lab_page.page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count()
     lab_page.save()
     assert dirty == 0 and path.read_bytes() == before
+
+
+# --- the Basic Fantasy grid explorer in Jupyter (issue 24 items 4, 5) -----------------------
+
+GRID_JS = """(uid) => {
+  const root = document.querySelector(`.bfw[data-jupyter-grid="${uid}"]`);
+  const squares = [...root.querySelectorAll('.bfg [data-i]')];
+  return {n: squares.length, w: +root.querySelector('.bfg').dataset.w,
+          label: squares.map(e => e.textContent),
+          cls: squares.map(e => e.className.split(' ').filter(k => k !== 'cur' && k !== 'p').join(' ')),
+          path: squares.filter(e => e.classList.contains('p')).map(e => +e.dataset.i),
+          out: root.querySelector('.bfw-out').innerText};
+}"""
+
+
+def _grid(page, uid="bf-grid"):
+    return page.evaluate(GRID_JS, uid)
+
+
+def _equals_library(page, lay, rate, uid="bf-grid"):
+    from widgets.views import bfrpg as views
+    res = views.grid_result(lay, rate)
+    got = _grid(page, uid)
+    assert got["label"] == res.labels
+    assert got["cls"] == [views.cell_class(k, o) for k, o in zip(lay.codes, res.options)]
+    return res
+
+
+def _click(page, uid, i):
+    sq = page.locator(f'.bfw[data-jupyter-grid="{uid}"] .bfg [data-i="{i}"]')
+    sq.scroll_into_view_if_needed()
+    box = sq.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def _menu(page, uid, name, value):
+    page.locator(f'.bfw[data-jupyter-grid="{uid}"] select[name="{name}"]').select_option(value)
+
+
+def _wait_label(page, uid, i, text):
+    page.wait_for_function(
+        "([u, i, t]) => { const e = document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i=\"${i}\"]`);"
+        " return e && e.textContent === t; }", arg=[uid, i, text])
+
+
+def test_grid_explorer_in_jupyterlab_answers_clicks_like_the_site(lab_page):
+    """Run All, then act as a reader: click squares with the tools, show a path and who gets a
+    parting shot, load a preset, type a bad box (the last grid stays) and make a 60×60 plan:
+    every square drawn equals the library's answer; a 60×60 change is drawn within 0.5 s."""
+    import time
+    from widgets import bfrpg as bf
+    from widgets.views import bfrpg as views
+    from widgets.views.grid_widget import BOXES
+    page = lab_page.open("bfrpg.ipynb")
+    lab_page.run_all()
+    uid = "bf-grid"
+    page.wait_for_selector(f'.bfw[data-jupyter-grid="{uid}"] .bfg [data-i]')
+    g = views.GridExplorer()
+    _, lay, rate = g.scenes["demo"]
+    _equals_library(page, lay, rate)
+    # the enemy tool (the default): a click puts an enemy next to the combatant at (2, 6)
+    i = lay.width * 5 + 3
+    codes = list(lay.codes)
+    codes[i] = "e"
+    lay = views.Layout(lay.width, lay.height, "".join(codes))
+    res = views.grid_result(lay, rate)
+    _click(page, uid, i)
+    _wait_label(page, uid, i, res.labels[i])
+    _equals_library(page, lay, rate)
+    assert {"melee_move", "withdraw"} <= set(res.options)
+    # the path tool: a flee square shows its path and who gets a parting shot
+    _menu(page, uid, "tool", "path")
+    flee = next(k for k, o in enumerate(res.options) if o == "flee_walk")
+    _click(page, uid, flee)
+    t = lay.terrain()
+    want = sorted(t.index(s) for s in res.move_options.path_to(t.square(flee)))
+    page.wait_for_function("([u, n]) => document.querySelectorAll(`.bfw[data-jupyter-grid=\"${u}\"] .bfg .p`).length === n",
+                           arg=[uid, len(want)])
+    got = _grid(page, uid)
+    assert got["path"] == want
+    assert res.describe(flee) in got["out"] and "분리 사격(명중 +2)을 하는 상대: 적" in got["out"]
+    # the keyboard: the grid keeps the arrow keys and Enter (JupyterLab does not take them)
+    _menu(page, uid, "tool", "wall")
+    page.locator(f'.bfw[data-jupyter-grid="{uid}"] .bfg').focus()
+    for key in ("ArrowRight", "ArrowRight", "ArrowUp", "Enter"):
+        page.keyboard.press(key)
+    cursor = flee + 2 - lay.width
+    codes = list(lay.codes)
+    codes[cursor] = "#"
+    lay2 = views.Layout(lay.width, lay.height, "".join(codes))
+    _wait_label(page, uid, cursor, "")
+    page.wait_for_function("([u, i]) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i=\"${i}\"]`).classList.contains('o-blocked')",
+                           arg=[uid, cursor])
+    _equals_library(page, lay2, rate)
+    # a preset: the Doughbert melee example, 5/10/15/25/35 ft on squares 1-5
+    _menu(page, uid, "scene", "doughbert_melee")
+    s = bf.SCENES["doughbert_melee"]
+    dlay = views.Layout.from_terrain(s.terrain(), s.mover.square)
+    page.wait_for_function("(u) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg`).dataset.w === '8'", arg=uid)
+    dres = _equals_library(page, dlay, s.rate)
+    assert [dres.feet[dlay.width * m.square[1] + m.square[0]] for m in s.marks[:5]] == [5, 10, 15, 25, 35]
+    # a bad box: a Korean message, the last grid stays
+    explorer = lab_page.widget("격자 이동 비용 탐색기")
+    _type(explorer, "너비", "1e9")
+    page.wait_for_function("(u) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfw-out`).innerText.includes('숫자만 넣어 주세요')", arg=uid)
+    _equals_library(page, dlay, s.rate)
+    # 60×60: typed, then a click; each drawn within half a second of the reader's action
+    _type(explorer, "너비", "60")
+    page.wait_for_function("(u) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg`).dataset.w === '60'", arg=uid)
+    box = explorer.locator(".widget-text", has=page.locator("label:text-is('높이')")).locator("input")
+    box.fill("60")
+    t0 = time.perf_counter()
+    box.press("Enter")
+    page.wait_for_function("(u) => document.querySelectorAll(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i]`).length === 3600", arg=uid, polling="raf")
+    typed = time.perf_counter() - t0
+    _menu(page, uid, "tool", "enemy")
+    typed_boxes = {name: explorer.locator(".widget-text", has=page.locator(f"label:text-is('{label}')"))
+                   .locator("input").input_value() for name, label in BOXES.items()}
+    big = views.layout_from_text(**typed_boxes)
+    assert (big.width, big.height) == (60, 60)
+    _equals_library(page, big, s.rate)
+    target = 60 * 20 + 20
+    codes = list(big.codes)
+    codes[target] = "e"
+    res60 = views.grid_result(views.Layout(60, 60, "".join(codes)), s.rate)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
+    t0 = time.perf_counter()
+    _click(page, uid, target)
+    _wait_label(page, uid, target, res60.labels[target])
+    clicked = time.perf_counter() - t0
+    print(f"60x60 typed size -> drawn {typed:.3f} s; click -> drawn {clicked:.3f} s")
+    assert _grid(page, uid)["label"] == res60.labels
+    assert typed < 0.5 and clicked < 0.5, (typed, clicked)
+    page.screenshot(path="/tmp/lab-grid.png")

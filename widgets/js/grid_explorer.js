@@ -88,7 +88,13 @@ var BfGridExplorer = (function () {
       el.addEventListener("click", c.click);
       el.addEventListener("mouseover", c.over);
       el.addEventListener("keydown", c.key);
-      el.addEventListener("focus", function () { moveCursor(c.cursor < 0 ? startSquare() : c.cursor); });
+      // a tap or click focuses the grid too: only focus by keyboard puts the cursor on a square
+      // (and pans to it); a tap's own square becomes the cursor in c.click
+      el.addEventListener("pointerdown", function () { c.pointing = true; });
+      el.addEventListener("focus", function () {
+        if (c.pointing) { c.pointing = false; return; }
+        moveCursor(c.cursor < 0 ? startSquare() : c.cursor);
+      });
       showMover();
     }
     // The pan box (the grid's parent) says "옆으로 밀어 보기" when the grid is wider than the
@@ -98,7 +104,10 @@ var BfGridExplorer = (function () {
       if (!box) return;
       var wide = box.scrollWidth > box.clientWidth + 1, hint = box.previousElementSibling;
       if (hint && hint.classList.contains("bfg-hint")) hint.hidden = !wide;
-      if (wide && el) box.scrollLeft = Math.max(0, el.offsetLeft - (box.clientWidth - el.offsetWidth) / 2);
+      if (wide && el) {
+        var at = el.getBoundingClientRect(), frame = box.getBoundingClientRect();
+        box.scrollLeft += at.left - frame.left - (box.clientWidth - at.width) / 2;
+      }
     }
     function startSquare() {
       var k = host.cells().k;
@@ -232,6 +241,7 @@ var BfGridExplorer = (function () {
     }
     c.click = function (ev) {
       var i = square(ev);
+      c.pointing = false;
       if (i < 0) return;
       c.cursor = i;  // the keyboard cursor follows the mouse
       c.tap(i);

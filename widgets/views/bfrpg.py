@@ -595,7 +595,8 @@ def grid_css() -> str:
     font = f"max({ex.MIN_LABEL_PX}px, min(14px, calc(var(--px) * 0.4)))"
     # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
     # The 1px gaps show the grey background: grid lines without a border per square.
-    rules = [".bfg-pan { max-width: 100%; overflow-x: auto; overflow-y: hidden; "
+    rules = [".bk-clearfix { max-width: 100%; }",   # the Bokeh Div's own box: no wider than the Div
+             ".bfg-pan { max-width: 100%; overflow-x: auto; overflow-y: hidden; "
              "-webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }",
              ".bfg-hint { margin: 0.2em 0; font-size: 0.9em; color: #333333; }",
              ".bfg-hint[hidden] { display: none; }",
