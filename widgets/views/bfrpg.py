@@ -593,28 +593,29 @@ def grid_css() -> str:
            "calc((100cqw - 16px) / var(--w) - 1px))")
     px = f"max({ex.MIN_CELL_PX}px, {fit})"
     font = f"max({ex.MIN_LABEL_PX}px, min(14px, calc(var(--px) * 0.4)))"
-    # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
+    # A CSS grid whose tracks take the square size, worked out once on the grid (not once per
+    # square: a 60×60 plan lays out several times faster); the rows (role="row") add no box.
     # The 1px gaps show the grey background: grid lines without a border per square.
     rules = [".bk-clearfix { max-width: 100%; }",   # the Bokeh Div's own box: no wider than the Div
              ".bfg-pan { max-width: 100%; overflow-x: auto; overflow-y: hidden; "
              "-webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }",
              ".bfg-hint { margin: 0.2em 0; font-size: 0.9em; color: #333333; }",
              ".bfg-hint[hidden] { display: none; }",
-             f".bfg {{ --px: {px}; display: inline-flex; flex-direction: column; gap: 1px; "
+             f".bfg {{ --px: {px}; display: inline-grid; grid-template-columns: repeat(var(--w), var(--px)); "
+             "grid-auto-rows: var(--px); gap: 1px; "
              "padding: 1px; background: " + PLAIN_EDGE + f"; font-size: {font}; "
              "user-select: none; cursor: pointer; font-family: sans-serif; }",
              ".bfg:focus { outline: none; }",
              ".bfg:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }",
-             ".bfg .r { display: flex; gap: 1px; contain: layout paint; }",
-             ".bfg .c { flex: none; box-sizing: border-box; width: var(--px); height: var(--px); "
-             "line-height: var(--px); text-align: center; white-space: nowrap; overflow: hidden; "
-             "color: #000000; }"]
+             ".bfg .r { display: contents; }",
+             ".bfg .c { box-sizing: border-box; display: flex; align-items: center; "
+             "justify-content: center; white-space: nowrap; overflow: hidden; color: #000000; }"]
     rules += [f".bfg .o-{k} {{ background: {v}; color: {text_on(v)}; }}"
               for k, v in OPTION_COLORS.items()]
     rules += [f".bfg .k-e {{ background: {ENEMY_COLOR}; color: {text_on(ENEMY_COLOR)}; }}"]
     rules += [f'.bfg .o-{k}:not(:empty)::after {{ content: "{m}"; font-size: 0.8em; }}'
               for k, m in OPTION_MARKS.items()]
-    rules += [f".bfg .k-{k} {{ border: 3px {TERRAIN_STYLE[k]} {v}; line-height: calc(var(--px) - 6px); }}"
+    rules += [f".bfg .k-{k} {{ border: 3px {TERRAIN_STYLE[k]} {v}; }}"
               for k, v in TERRAIN_EDGE.items()]
     rules += [".bfg .c.p { box-shadow: inset 0 0 0 3px #000000; font-weight: bold; }",
               # the keyboard cursor: a thick ring of two colours, seen on every fill
