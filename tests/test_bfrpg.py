@@ -15,7 +15,7 @@ from widgets.bfrpg import (MOVE_OPTIONS, MOVEMENT_TABLE, SCENES, can_attack_afte
                            squares_reachable, table_disagreements)
 from widgets.errors import RuleInputError
 from widgets.grid import (FACING_STEP, Terrain, grid_distance, least_rear_attackers,
-                          neighbours8, rear_arc)
+                          neighbours8, rear_arc, walk_feet)
 
 # --- movement table ----------------------------------------------------------------------
 
@@ -281,7 +281,8 @@ def _exhaustive_costs(t: Terrain, start, bound: int, mode: str) -> dict:
 
 def _expected_options(t: Terrain, start, rate: int) -> dict:
     """Square → (option, feet, opponents with a parting shot), straight from the rules:
-    no parting shot beats any; fewer parting shots beat more; then the cheaper move."""
+    no parting shot beats any (a combatant who starts engaged may run twice as far as a melee
+    move, staying engaged); fewer parting shots beat more; then the cheaper move."""
     engaged_start = bool(_foes_next_to(t, start))
     stay = _exhaustive_costs(t, start, 2 * rate, "stay")
     flee = _exhaustive_costs(t, start, 2 * rate, "plain" if engaged_start else "free")
@@ -308,6 +309,8 @@ def _expected_options(t: Terrain, start, rate: int) -> dict:
         elif engaged_start and min((f for (s, _), f in plain.items() if s == sq),
                                    default=10**9) <= rate // 2:
             out[sq] = ("withdraw", min(f for (s, _), f in plain.items() if s == sq), ())
+        elif engaged_start and _foes_next_to(t, sq) and kept is not None:
+            out[sq] = ("run", kept, ())   # running while staying engaged: nobody is left
         elif flights:
             _, feet, left = flights[0]
             out[sq] = ("flee_walk" if feet <= rate else "flee_run", feet,
@@ -401,3 +404,99 @@ def test_worked_melee_rows_give_feet_walked_in_the_sources_unit():
             assert o.walked(m.square) <= m.feet
         if m.expect.startswith("flee"):
             assert result.endswith("분리 사격: 고블린")
+
+
+# --- running while staying engaged (issue 25 item 1) ----------------------------------------
+
+def _walks_staying_engaged(t: Terrain, start, bound: int) -> dict:
+    """Square → (cheapest feet, a walk there) over *every* walk from ``start`` that never leaves
+    an opponent (no step from a square next to an enemy to one that is not), costing ≤ ``bound``:
+    a plain depth-first enumeration of the walks (squares may repeat), each step priced from
+    the rules: 5 ft, a diagonal 5/10 by the count so far, difficult ×2, a step that stays next
+    to an opponent ×2 (melee at half speed), a barrier +5."""
+    best: dict = {}
+
+    def walk(path, feet, diagonals):
+        a = path[-1]
+        if a not in best or feet < best[a][0]:
+            best[a] = (feet, tuple(path))
+        here = _foes_next_to(t, a)
+        for dc, dr in itertools.product((-1, 0, 1), repeat=2):
+            b = (a[0] + dc, a[1] + dr)
+            if (dc, dr) == (0, 0) or not t.inside(b) or b in t.blocked or b in t.enemies:
+                continue
+            diagonal = dc != 0 and dr != 0
+            if diagonal and ((a[0] + dc, a[1]) in t.blocked or (a[0], a[1] + dr) in t.blocked):
+                continue
+            there = _foes_next_to(t, b)
+            if here - there:
+                continue                      # this step would leave an opponent
+            step = (10 if diagonals % 2 else 5) if diagonal else 5
+            step *= (2 if b in t.difficult else 1) * (2 if here & there else 1)
+            step += 5 if b in t.barrier else 0
+            if feet + step <= bound:
+                path.append(b)
+                walk(path, feet + step, diagonals + diagonal)
+                path.pop()
+
+    walk([start], 0, 0)
+    return best
+
+
+def test_tannen_runs_beside_the_goblin_with_no_parting_shot():
+    """Tannen (20 ft) beside a goblin: (5, 3) on the goblin's far side is reached by
+    (3, 3) → (4, 2) → (5, 3), 15 ft walked (30 ft counting melee steps double), never leaving
+    the goblin: a run (no attack), not a flight, and nobody gets a parting shot."""
+    t = Terrain(9, 7, enemies={(4, 3)})
+    o = move_options(t, (3, 3), 20)
+    walks = _walks_staying_engaged(t, (3, 3), 40)
+    assert walks[(5, 3)][0] == 30                 # the cheapest walk that never leaves it
+    issue_path = ((3, 3), (4, 2), (5, 3))
+    assert walk_feet(t, issue_path) == 15 and all(_foes_next_to(t, p) == {(4, 3)} for p in issue_path)
+    assert o.option((5, 3)) == "run" and o.parting_shots((5, 3)) == ()
+    assert o.feet((5, 3)) == 30 and o.walked((5, 3)) == 15
+    path = o.path_to((5, 3))
+    assert all(_foes_next_to(t, p) == {(4, 3)} for p in path)
+    assert not can_attack_after(o.option((5, 3)))
+    # the same scene as the source's melee example 1 (its marks are unchanged)
+    assert SCENES["tannen_melee"].terrain() == t
+    assert scene_options("tannen_melee").option((5, 3)) == "run"
+
+
+def _engaged_scene(rng):
+    from widget_checks import random_floor
+    while True:
+        t, _ = random_floor(rng, rng.randint(3, 9), rng.randint(3, 9), walls=0.2,
+                            enemies=(0.05, 0.2), engaged_start=False)
+        free = sorted({n for e in t.enemies for n in neighbours8(e)
+                       if t.inside(n) and n not in t.blocked | t.enemies | t.allies})
+        if free:
+            return t, rng.choice(free), rng.choice([10, 20, 20, 30])
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_a_square_reached_without_leaving_anyone_is_never_a_flight(batch):
+    """Against the enumeration of every walk (400 random scenes starting engaged): a square some
+    walk reaches within twice the rate without leaving an opponent is a melee move (within the
+    rate), a withdrawal or a run staying engaged, with no parting shot; the run's feet are the
+    cheapest such walk's, and its shown path leaves nobody. On the old rule 194 squares of these
+    scenes (in 125 of them) were shown as flights."""
+    rng = random.Random(2025 + batch)
+    for _ in range(100):
+        t, start, rate = _engaged_scene(rng)
+        o = move_options(t, start, rate)
+        walks = _walks_staying_engaged(t, start, 2 * rate)
+        for sq in itertools.product(range(t.width), range(t.height)):
+            opt = o.option(sq)
+            if sq == start or sq in t.allies:
+                continue
+            if sq not in walks:
+                assert opt not in ("melee_move", "run"), (sq, start, rate, sorted(t.enemies))
+                continue
+            feet, _ = walks[sq]
+            assert opt in ("melee_move", "withdraw", "run"), (sq, opt, start, rate, sorted(t.enemies))
+            assert o.parting_shots(sq) == ()
+            if opt != "withdraw":
+                assert o.feet(sq) == feet and (feet <= rate) == (opt == "melee_move")
+                path = o.path_to(sq)
+                assert all(not _foes_next_to(t, a) - _foes_next_to(t, b) for a, b in zip(path, path[1:]))

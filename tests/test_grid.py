@@ -395,3 +395,22 @@ def test_flight_search_is_refused_past_its_work_limit():
     with pytest.raises(RuleInputError) as err:
         grid.flight_map(Terrain(20, 20, enemies=enemies), start, 480, engaged_doubles=True)
     assert "분리 사격" in err.value.korean and time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_search_bounded_at_twice_the_rate_equals_the_full_one_within_it(seed):
+    """move_options searches only as far as 2 × rate: within that bound every state has the
+    full search's feet and predecessor (so the same options, feet and paths), beyond it none."""
+    from widgets.grid import _cost_map_within
+    from widget_checks import random_floor
+    rng = random.Random(900 + seed)
+    t, start = random_floor(rng, rng.randint(2, 25), rng.randint(2, 25), walls=0.25, enemies=(0, 0.15))
+    rate = rng.choice([5, 10, 20, 30, 40])
+    for doubles, may_leave in ((True, False), (False, True)):
+        full = cost_map(t, start, rate, engaged_doubles=doubles, may_leave_engagement=may_leave)
+        part = _cost_map_within(t, start, rate, doubles, may_leave)
+        for s, (a, b) in enumerate(zip(full.state_cost, part.state_cost)):
+            if 0 <= a <= 2 * rate:
+                assert b == a and part.state_pred[s] == full.state_pred[s]
+            else:
+                assert b == -1

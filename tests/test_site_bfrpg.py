@@ -139,7 +139,7 @@ def test_scene_presets_reproduce_the_library(offline_page):
         got_lay, res = assert_equals_library(page, "bf-grid", rate)
         assert got_lay == lay
     # the Doughbert melee example: 5/10/15/25/35 ft, square 6 is fleeing
-    choose(page, "bf-grid", 2, bf.SCENES["doughbert_melee"].title)
+    choose(page, "bf-grid", 2, g.scenes["doughbert_melee"][0])
     page.wait_for_timeout(300)
     got = cells(page, "bf-grid")
     t = bf.SCENES["doughbert_melee"].terrain()
@@ -268,3 +268,82 @@ def test_explorer_says_which_goblin_gets_a_parting_shot(offline_page):
     click_square(page, uid, 4, 1)  # still next to the first goblin: a walk, nobody shoots
     assert "분리 사격(" not in html.unescape(offline_page.text_of(f"{uid}-out"))
     assert [e for e in offline_page.errors if "THEBE_JS_URL" not in e] == []
+
+
+# --- on a phone: squares to tap, labels to read (issue 23 item 7) ---------------------------
+
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+             has_touch=True)
+
+SIZES_JS = """(uid) => {
+  const root = document.querySelector(`[data-live="${uid}"]`);
+  let grid = null;
+  const stack = [root];
+  while (stack.length && !grid) {
+    const r = stack.pop();
+    grid = r.querySelector('.bfg');
+    for (const el of r.querySelectorAll('*')) if (el.shadowRoot) stack.push(el.shadowRoot);
+  }
+  const pan = grid.parentElement, hint = pan.previousElementSibling;
+  const squares = [...grid.querySelectorAll('[data-i]')];
+  const boxes = squares.map(e => e.getBoundingClientRect());
+  const fonts = squares.filter(e => e.textContent).map(e => parseFloat(getComputedStyle(e).fontSize));
+  const labelsFit = squares.filter(e => e.textContent).every(e => e.scrollWidth <= e.clientWidth);
+  const me = squares.find(e => e.textContent === '나').getBoundingClientRect();
+  const pr = pan.getBoundingClientRect();
+  return {w: Math.min(...boxes.map(b => b.width)), h: Math.min(...boxes.map(b => b.height)),
+          font: Math.min(...fonts), labelsFit, pans: pan.scrollWidth > pan.clientWidth,
+          panRight: pr.right, hint: hint && !hint.hidden ? hint.textContent : '',
+          meVisible: me.left >= pr.left && me.right <= pr.right,
+          pageWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def tap_square(page, uid, col, row):
+    """A finger tap on square (col, row), panned into view first as a reader would swipe."""
+    sq = square(page, uid, col, row)
+    sq.scroll_into_view_if_needed()
+    sq.tap()
+    page.wait_for_timeout(300)
+
+
+def test_grid_squares_and_labels_are_big_enough_on_a_phone(browser, site_url):
+    """390×844 touch phone: every square at least 32 px, every label at least 12 px and whole;
+    a plan wider than the screen pans in its own box (the page itself never scrolls sideways),
+    says so, and starts with the combatant in view; taps with the tools give the library's
+    squares, also on a square panned into view."""
+    from conftest import OfflinePage
+    phone = OfflinePage(browser, site_url, **PHONE)
+    page = open_page(phone)
+    uid = "bf-grid"
+    g = views.GridExplorer()
+    for scene in ("demo", "open30", "doughbert_melee"):
+        if scene != "demo":
+            choose(page, uid, 2, g.scenes[scene][0])
+            page.wait_for_timeout(400)
+        got = page.evaluate(SIZES_JS, uid)
+        assert got["w"] >= 32 and got["h"] >= 32, (scene, got)
+        assert got["font"] >= 12 and got["labelsFit"], (scene, got)
+        assert got["pageWidth"] <= 390 and got["panRight"] <= 390, (scene, got)
+        assert got["meVisible"], (scene, got)
+        w = g.scenes[scene][1].width
+        assert got["pans"] == (w * 33 > 390) and bool(got["hint"]) == got["pans"], (scene, got)
+        if got["pans"]:
+            assert "옆으로 밀어 보기" in got["hint"]
+        page.screenshot(path=f"/tmp/phone-grid-{scene}.png", full_page=False)
+    # taps with the tools on the 30×30 plan: an enemy far right (panned into view), a wall
+    choose(page, uid, 2, g.scenes["open30"][0])
+    page.wait_for_timeout(400)
+    tap_square(page, uid, 27, 15)               # the enemy tool (the default)
+    choose(page, uid, 0, "벽 놓기")
+    tap_square(page, uid, 5, 14)
+    lay, res = assert_equals_library(page, uid, g.scenes["open30"][2])
+    assert (27, 15) in lay.terrain().enemies and (5, 14) in lay.terrain().blocked
+    choose(page, uid, 0, "경로 보기")
+    tap_square(page, uid, 26, 15)               # beside the new enemy: a path is shown
+    t = lay.terrain()
+    assert path_shown(page, uid)[1] == sorted(t.index(s) for s in res.move_options.path_to((26, 15)))
+    assert res.describe(t.index((26, 15))) in html.unescape(phone.text_of(f"{uid}-out"))
+    assert [e for e in phone.errors if "THEBE_JS_URL" not in e] == []
+    assert phone.off_site == []
+    phone.close()

@@ -219,7 +219,9 @@ def test_explorer_status_lines_come_from_the_library():
         line = data["status"][str(r)]
         assert f"걷기 {r}피트까지" in line
         assert f"달리기 {bf.running_rate(r)}피트까지" in line
-        assert f"근접 이동·전투 철수 {bf.half_move(r)}피트까지" in line
+        # melee moves in the squares' unit (steps counted double) beside the feet walked
+        assert f"그렇게 세어 {r}피트(실제로 걷는 거리 {bf.half_move(r)}피트)까지" in line
+        assert f"전투 철수(◂)는 {bf.half_move(r)}피트까지" in line
     assert data["optionsKo"] == labels.BF_MOVE_OPTIONS
     # the grid markup the page builds starts with the same container as Python's
     w, h = 16, 12
@@ -245,31 +247,100 @@ def test_parser_and_bad_input_give_korean_messages():
     with pytest.raises(RuleInputError) as err:
         views.parse_squares("3;4")
     assert "읽을 수 없습니다" in err.value.korean
-    g = views.GridExplorer()
-    bad = g.shown("demo", "scene", 8, 6, "1,1", "", "", "1,1", "", "")
-    assert "widget-error" in bad and "벽" in bad
-    off = g.shown("demo", "scene", 8, 6, "1,1", "9,9", "", "", "", "")
-    assert "widget-error" in off and "격자 밖" in off
-    junk = g.shown("demo", "scene", 8, 6, "1,1", "__import__('os')", "", "", "", "")
-    assert "widget-error" in junk
+    for boxes, words in ((dict(walls="1,1"), "벽"), (dict(enemies="9,9"), "격자 밖"),
+                         (dict(enemies="__import__('os')"), "읽을 수 없습니다")):
+        with pytest.raises(RuleInputError) as err:
+            views.layout_from_text(8, 6, "1,1", **boxes)
+        assert words in err.value.korean
 
 
-def test_jupyter_view_computes_free_placements_with_the_library():
-    g = views.GridExplorer()
-    box = g.ipywidget()
-    scene, rate, *rest = box.children[1:]
-    boxes, out = rest[:-1], rest[-1]
-    by = dict(zip(("width", "height", "me", "enemies", "allies", "walls", "barrier", "difficult"), boxes))
-    scene.value = "doughbert_melee"
-    assert by["enemies"].value == "2,2" and "widget-error" not in out.value
-    rate.value = "metal|heavy"
-    by["enemies"].value = "적: 2,2; 4,2"
-    lay = views.layout_from_text(8, 4, "6,1", "2,2; 4,2", "", by["walls"].value)
-    res = views.grid_result(lay, bf.movement_rate("metal", "heavy"))
-    assert out.value.endswith(views.legend_html())
-    assert views.grid_table_html(res) in out.value
-    by["me"].value = "0,0"  # a wall
-    assert "widget-error" in out.value and "벽" in out.value
+def jupyter_grid(scene: str = "demo"):
+    """The Jupyter view of an explorer, driven as its front end does (messages to the kernel)."""
+    box = views.GridExplorer("bf-grid", scene).ipywidget()
+    return box, box.rulebook_grid
+
+
+def assert_model_equals_library(jg, rate: int):
+    """What the kernel sent the front end equals the library's answer for its plan."""
+    cells = jg.model.cells
+    lay = views.Layout(cells["w"], cells["h"], "".join(cells["k"]))
+    res = views.grid_result(lay, rate)
+    assert cells["opt"] == list(res.options) and cells["feet"] == list(res.feet)
+    assert cells["shots"] == [" ".join(map(str, s)) for s in res.shots]
+    assert cells["label"] == res.labels and cells["rate"] == rate
+    assert cells["cls"] == [views.cell_class(k, o) for k, o in zip(lay.codes, res.options)]
+    return lay, res
+
+
+def test_jupyter_view_computes_tool_clicks_and_paths_with_the_library():
+    """Issue 24: in Jupyter the explorer is the site's (tools, path, parting shots, presets):
+    the front end sends a tool's plan or a square's path request, the kernel answers with the
+    library's squares."""
+    box, jg = jupyter_grid()
+    assert_model_equals_library(jg, 30)
+    assert jg.model.data["sceneOptions"][0] == ["demo", "연습용 평면 16×12"]
+    assert [k for k, _ in jg.model.data["tools"]] == list(views.TOOLS)
+    codes = list(jg.layout.codes)
+    w = jg.layout.width
+    codes[5 * w + 3] = "e"                        # an enemy next to the combatant at (2, 6)
+    jg._on_msg(jg.model, {"type": "codes", "codes": "".join(codes), "w": w, "h": 12}, [])
+    lay, res = assert_model_equals_library(jg, 30)
+    assert (3, 5) in lay.terrain().enemies and "3,5" in jg.boxes["enemies"].value
+    flee = next(i for i, o in enumerate(res.options) if o == "flee_walk")
+    jg._on_msg(jg.model, {"type": "path", "i": flee}, [])
+    opts = bf.move_options(lay.terrain(), lay.start(), 30)
+    t = lay.terrain()
+    assert jg.model.path["squares"] == [t.index(s) for s in opts.path_to(t.square(flee))]
+    assert jg.model.path["i"] == flee and res.shots[flee]
+    jg.model.rate_key = "metal|heavy"             # the rate menu
+    assert_model_equals_library(jg, 10)
+    jg.model.scene = "two_goblins"                # a preset: its plan at its own rate
+    _, res = assert_model_equals_library(jg, 40)
+    assert jg.model.rate_key == "scene" and res.layout == jg.explorer.scenes["two_goblins"][1]
+
+
+def test_jupyter_boxes_answer_and_a_bad_box_keeps_the_last_grid():
+    box, jg = jupyter_grid("doughbert_melee")
+    assert jg.boxes["enemies"].value == "2,2" and not jg.boxes["enemies"].continuous_update
+    jg.boxes["enemies"].value = "적: 2,2; 4,2"
+    lay, _ = assert_model_equals_library(jg, 30)
+    assert lay.terrain().enemies == {(2, 2), (4, 2)}
+    before = dict(jg.model.cells)
+    for name, typed, words in (("me", "0,0", "벽"), ("width", "1e9", "숫자만 넣어 주세요"),
+                               ("enemies", "일곱", "읽을 수 없습니다"), ("width", "61", "60")):
+        jg.boxes[name].value = typed
+        assert "widget-error" in jg.model.msg and words in html.unescape(jg.model.msg), name
+        assert jg.model.cells == before              # the last grid stays
+        jg._write_boxes()                            # (the reader fixes the box)
+    jg.boxes["width"].value = "１６"                 # full-width digits are digits
+    assert "widget-error" not in jg.model.msg and jg.model.cells["w"] == 16
+
+
+def test_jupyter_view_refuses_a_bad_plan_from_the_front_end_and_keeps_the_grid():
+    box, jg = jupyter_grid()
+    before = dict(jg.model.cells)
+    for bad in ({"codes": "@" * 5, "w": 16, "h": 12}, {"codes": "x" * 192, "w": 16, "h": 12},
+                {"codes": None, "w": 16, "h": 12}, {"codes": "." * 192, "w": 16, "h": 12}):
+        jg._on_msg(jg.model, dict(bad, type="codes"), [])
+        assert "widget-error" in jg.model.msg and jg.model.cells == before
+
+
+def test_a_60_by_60_change_is_answered_within_half_a_second():
+    """Issue 24: the kernel's part of a 60×60 change (the library's answer and the squares sent)
+    takes well under half a second; the page's part is measured in tests/test_jupyterlab.py."""
+    import time
+    box, jg = jupyter_grid()
+    jg.boxes["width"].value, jg.boxes["height"].value = "60", "60"
+    assert len(jg.model.cells["k"]) == 3600
+    times = []
+    for i in range(3):
+        codes = list(jg.layout.codes)
+        codes[i * 61 + 400] = "e"
+        t0 = time.perf_counter()
+        jg._on_msg(jg.model, {"type": "codes", "codes": "".join(codes), "w": 60, "h": 60}, [])
+        times.append(time.perf_counter() - t0)
+        assert jg.model.cells["k"][i * 61 + 400] == "e"
+    assert min(times) < 0.5, times
 
 
 def test_mime_bundle_has_all_three_views():
@@ -342,19 +413,6 @@ def test_the_sentence_after_the_rear_attack_example_comes_from_the_library():
     assert "쪽을 보아 피할" not in section  # no hand-written facing left in the prose
     cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "views.rear_claim()" in "".join(c["source"]))
     assert "remove-input" in cell["metadata"]["tags"]
-
-
-def test_jupyter_grid_explorer_reads_sizes_like_a_number_box():
-    """Width and height are text boxes read like every number box: 1e9 is refused in Korean
-    (never 19), a full-width 16 is 16."""
-    box = views.GridExplorer().ipywidget()
-    texts = [c for c in box.children if type(c).__name__ == "Text"]
-    out = box.children[-1]
-    width = next(t for t in texts if t.description == "너비")
-    width.value = "1e9"
-    assert "widget-error" in out.value and "숫자만 넣어 주세요" in out.value
-    width.value = "１６"                 # the demo plan's own width, typed in full width
-    assert "widget-error" not in out.value
 
 
 def test_the_stored_grid_is_a_table_that_needs_no_stylesheet():

@@ -4,7 +4,8 @@ with Floor Plans) as data and small rule functions, on top of :mod:`widgets.grid
 Rules from the source: walk up to the movement rate and attack, or run up to twice the rate
 and not attack; diagonals alternate 5/10 ft; entering a square next to a foe engages it; an
 engaged combatant may move half its rate staying engaged (the Doughbert example charges such
-steps double: 10 ft a square), or withdraw at half rate, or flee and take a parting shot;
+steps double: 10 ft a square; running that way goes twice as far, with no attack and no parting
+shot, as Doughbert does to square 5), or withdraw at half rate, or flee and take a parting shot;
 the 3 squares behind a combatant are its rear; a parting shot and an attack from behind get
 +2 (the source states both, citing the core rules). Engagement, withdrawal, flight and parting
 shots are counted per opponent. Rules from the core rules (supplementary, see rules-notes):
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from types import MappingProxyType
 from typing import Iterable, Mapping
@@ -30,6 +32,7 @@ from typing import Iterable, Mapping
 from . import limits
 from .datafiles import read_json
 from .errors import RuleInputError, require_bool, require_int, shown
+from .grid import _cost_map_within
 from .grid import _square as _as_square  # the shared (col, row) argument check
 from .grid import (SQUARE_FEET, CostMap, FlightMap, Square, Terrain, centre_line_clear, check_rate,
                    cost_map, diagonal_feet, flight_map, front_arc, grid_distance,
@@ -259,6 +262,8 @@ def half_move(rate: object) -> int:
 MOVE_OPTIONS: tuple[str, ...] = ("start", "walk", "run", "melee_move", "withdraw", "flee_walk",
                                  "flee_run", "out", "pass", "blocked")
 _CAN_ATTACK = frozenset({"start", "walk", "melee_move", "withdraw", "flee_walk"})
+#: The options that leave an opponent: only these take parting shots (one per opponent left).
+FLIGHT_OPTIONS: frozenset[str] = frozenset({"flee_walk", "flee_run"})
 
 
 def can_attack_after(option: object) -> bool:
@@ -279,9 +284,10 @@ class MoveOptions:
 
     Engagement, withdrawal, flight and parting shots are counted per opponent: a step that
     goes from a square next to an opponent to one that is not *leaves* that opponent, even when
-    it enters another opponent's melee. Three searches decide it: ``stay`` (no step may leave
-    an opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves
-    that leave at least one opponent, each with the set of opponents it leaves: see
+    it enters another opponent's melee. Three searches decide it, each as far as 2 × rate (no
+    option looks further; beyond, their feet are ``None``): ``stay`` (no step may leave an
+    opponent; steps in melee cost double), ``plain`` (no doubling) and ``flight`` (moves that
+    leave at least one opponent, each with the set of opponents it leaves: see
     :func:`~widgets.grid.flight_map`).
 
     * Not engaged at the start: ``walk`` / ``run`` if ``stay`` ≤ rate / 2 × rate; otherwise
@@ -289,15 +295,22 @@ class MoveOptions:
       in the Doughbert example); else ``out``.
     * Engaged at the start: ``melee_move`` for engaged squares with ``stay`` ≤ rate (half
       the rate at double cost); else ``withdraw`` if ``plain`` ≤ half the rate (no parting
-      shot); else ``flee_walk`` / ``flee_run`` by the ``flight`` move at the normal walk or run
-      speed (no doubling); else ``out``.
+      shot); else ``run`` for engaged squares with ``stay`` ≤ 2 × rate (running while staying
+      engaged, as Doughbert does to square 5 of the source's melee example 2: no attack, and
+      no parting shot, since no opponent is left); else ``flee_walk`` / ``flee_run`` by the
+      ``flight`` move at the normal walk or run speed (no doubling); else ``out``.
 
-    Of the moves that leave opponents the one chosen leaves the fewest, then costs the
-    fewest feet; each opponent it leaves gets one parting shot (:meth:`parting_shots`).
+    A move that leaves no opponent always beats one that leaves some: only leaving an opponent
+    gives a parting shot. Of the moves that leave opponents the one chosen leaves the fewest,
+    then costs the fewest feet; each opponent it leaves gets one parting shot
+    (:meth:`parting_shots`).
 
     >>> o = move_options(Terrain(7, 1, enemies={(3, 0)}), (2, 0), 20)
     >>> [o.option((c, 0)) for c in range(7)]
     ['withdraw', 'withdraw', 'start', 'blocked', 'out', 'out', 'out']
+    >>> o = move_options(Terrain(7, 7, enemies={(4, 3)}), (3, 3), 20)   # Tannen beside a goblin
+    >>> o.option((5, 3)), o.feet((5, 3)), o.path_to((5, 3)), o.parting_shots((5, 3))
+    ('run', 30, ((3, 3), (4, 2), (5, 3)), ())
     """
 
     terrain: Terrain
@@ -318,6 +331,19 @@ class MoveOptions:
         >>> scene_options("doughbert_melee").option((1, 1))
         'run'
         """
+        t = self.terrain
+        if isinstance(square, tuple) and len(square) == 2 and all(type(v) is int for v in square) \
+                and t.inside(square):
+            return self._all[t.index(square)]
+        return self._classify(square)
+
+    @cached_property
+    def _all(self) -> tuple[str, ...]:
+        """:meth:`option` of every square in index order, worked out once."""
+        t = self.terrain
+        return tuple(self._classify(t.square(i)) for i in range(t.width * t.height))
+
+    def _classify(self, square: Square) -> str:
         band = self.stay.band(square)
         if band in ("start", "pass", "blocked"):
             return band
@@ -326,11 +352,14 @@ class MoveOptions:
             if stay is not None and stay <= 2 * r:
                 return "walk" if stay <= r else "run"
         else:
-            if self.terrain.is_engaged(square) and stay is not None and stay <= r:
+            kept = self.terrain.is_engaged(square) and stay is not None
+            if kept and stay <= r:
                 return "melee_move"
             plain = self.plain.feet(square)
             if plain is not None and plain <= r // 2:
                 return "withdraw"
+            if kept and stay <= 2 * r:
+                return "run"     # running while staying engaged: no attack, no parting shot
         flee = self.flight.feet(square)
         if flee is None:
             return "out"
@@ -345,7 +374,7 @@ class MoveOptions:
         >>> move_options(t, (0, 1), 40).parting_shots((5, 1))
         ((3, 0),)
         """
-        if not self.option(square).startswith("flee"):
+        if self.option(square) not in FLIGHT_OPTIONS:
             return ()
         return self.flight.foes(square)
 
@@ -407,11 +436,14 @@ def move_options(terrain: Terrain, start: object, rate: object) -> MoveOptions:
     'run'
     """
     r = check_rate(rate)
-    stay = cost_map(terrain, start, rate=r, engaged_doubles=True, may_leave_engagement=False)
-    plain = cost_map(terrain, start, rate=r)
-    engaged = terrain.is_engaged(stay.start)
-    flight = flight_map(terrain, stay.start, r, engaged_doubles=not engaged)
-    return MoveOptions(terrain, stay.start, r, stay, plain, flight)
+    if not isinstance(terrain, Terrain):
+        cost_map(terrain, start, r)     # refused there, in the same words
+    s0 = terrain.check_start(start)
+    # no option looks past 2 × rate, so the searches stop there (the same answers within it)
+    stay = _cost_map_within(terrain, s0, r, True, False)
+    plain = _cost_map_within(terrain, s0, r, False, True)
+    flight = flight_map(terrain, s0, r, engaged_doubles=not terrain.is_engaged(s0))
+    return MoveOptions(terrain, s0, r, stay, plain, flight)
 
 
 # --- facing and attacks from behind ------------------------------------------------------
@@ -645,7 +677,7 @@ def scene_rear_attackers(key: object) -> tuple[int, tuple[str, ...], tuple[str, 
 
 __all__ = [
     "PARTING_SHOT_BONUS", "REAR_ATTACK_BONUS", "INTO_MELEE_PENALTY", "COVER_PENALTY_RANGE",
-    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "MovementRow",
+    "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "FLIGHT_OPTIONS", "MovementRow",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "steps_cost", "squares_reachable",
     "movement_table", "table_disagreements", "source_disagreements", "half_move",

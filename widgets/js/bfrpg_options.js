@@ -6,8 +6,9 @@
  *   flight = moves that leave at least one opponent, with who is left (GridCost.flightMap;
  *            melee steps double unless the combatant starts engaged)
  *   plain  = no doubling
- * Options (keys of bfrpg.OPTIONS_KO): start, walk, run, melee_move, withdraw, flee_walk,
- * flee_run, out, pass, blocked. Same rules, same order of tests as MoveOptions.option; the
+ * Options (keys of bfrpg.MOVE_OPTIONS): start, walk, run, melee_move, withdraw, flee_walk,
+ * flee_run, out, pass, blocked. Engaged at the start: melee_move, then withdraw, then run
+ * staying engaged, then flight. Same rules, same order of tests as MoveOptions.option; the
  * agreement test is tests/test_views_bfrpg.py. Needs the global GridCost at call time.
  * Plain ES2015, no imports: defines the global BfrpgOptions (and module.exports under Node).
  */
@@ -49,10 +50,12 @@ var BfrpgOptions = (function () {
         var s = stay.cost[i];
         if (!engagedStart) {
           if (s >= 0 && s <= 2 * r) { opt = s <= r ? "walk" : "run"; m = 0; }
-        } else if (engaged[i] && s >= 0 && s <= r) { opt = "melee_move"; m = 0; }
-        else {
-          var p = plain.cost[i];
-          if (p >= 0 && p <= Math.floor(r / 2)) { opt = "withdraw"; m = 2; }
+        } else {
+          var kept = engaged[i] && s >= 0, p = plain.cost[i];
+          if (kept && s <= r) { opt = "melee_move"; m = 0; }
+          else if (p >= 0 && p <= Math.floor(r / 2)) { opt = "withdraw"; m = 2; }
+          // running while staying engaged: no attack, no parting shot (nobody is left)
+          else if (kept && s <= 2 * r) { opt = "run"; m = 0; }
         }
         if (opt === null) {
           var f = flight.cost[i];

@@ -1,15 +1,24 @@
-/* BfGridExplorer: the page controller of the Basic Fantasy movement-cost explorer
- * (widgets/views/bfrpg.py GridExplorer).
+/* BfGridExplorer: the controller of the Basic Fantasy movement-cost explorer
+ * (widgets/views/bfrpg.py GridExplorer), shared by its two homes:
  *
- * The explorer's Bokeh models (a Div holding the DOM grid, three Selects, the output Div and two
- * unrendered ColumnDataSources) call BfGridExplorer.attach(uid, models) from their CustomJS
- * callbacks; the first call makes the controller, later calls get the same one (also kept as
- * window.__bfGrid[uid], which the tests and scripts/bench.py read).
+ * - the built site: the explorer's Bokeh models (a Div holding the DOM grid, three Selects, the
+ *   output Div and two unrendered ColumnDataSources) call BfGridExplorer.attach(uid, models)
+ *   from their CustomJS callbacks; every square is recomputed in the page by the JS twins
+ *   (BfrpgOptions, GridCost; checked against Python in the tests);
+ * - Jupyter: widgets/js/grid_widget.mjs (the anywidget front end, this file + that one as one ES
+ *   module) calls BfGridExplorer.mount(uid, host); the kernel computes every square with the
+ *   Python library and the front end only draws what it sends.
  *
- * No rules here: every square's option and feet come from the JS twins (BfrpgOptions, GridCost;
- * checked against Python in the tests); every text (status line per movement rate, option
- * names, messages) comes from the Python library through `models.data` (GridExplorer.export).
- * This file only draws the grid, moves the keyboard cursor and applies the chosen tool.
+ * Both give make() a host: where the squares' data is kept (cells()), how a new floor plan is
+ * computed (apply: at once on the site, by the kernel in Jupyter, which then calls c.paint())
+ * and how a square's path is found (path: returned at once, or later through c.drawPath).
+ * The first controller of a uid is kept (window.__bfGrid[uid], read by the tests and
+ * scripts/bench.py).
+ *
+ * No rules here: every text (status line per movement rate, option names, messages) comes from
+ * the Python library through `data` (GridExplorer.export). This file draws the grid, keeps it in
+ * a box that pans sideways when it is wider than the page (squares keep their size, see
+ * views.bfrpg.grid_css), moves the keyboard cursor and applies the chosen tool.
  *
  * Keyboard: the grid is one tab stop (role="grid"); arrow keys, Home and End move a cursor
  * square; Enter or Space applies the tool there; with the path tool the cheapest path to the
@@ -22,27 +31,34 @@ var BfGridExplorer = (function () {
   function esc(s) {
     return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
   }
+  // Same rules as views.bfrpg.cell_label / cell_class (checked by the browser tests).
+  function label(code, opt, feet, enemy) {
+    if (code === "@") return "나";
+    if (code === "e") return enemy ? "적" + enemy : "적";
+    if (code === "a") return "아군";
+    if (feet < 0) return "";
+    return opt.indexOf("flee") === 0 ? feet + "!" : String(feet);
+  }
+  function cellClass(code, opt) {
+    return "c o-" + opt + (code === "e" ? " k-e" : code === "b" ? " k-b" : code === "d" ? " k-d" : "");
+  }
+  function error(text) { return '<p class="widget-error" role="alert">⚠ ' + esc(text) + "</p>"; }
+  // The enemies' numbers on the grid (1, 2, … in square order), as GridResult.enemy_numbers.
+  function enemyNumbers(codes) {
+    var num = {}, n = 0;
+    for (var i = 0; i < codes.length; i++) if (codes[i] === "e") num[i] = ++n;
+    return num;
+  }
 
-  function make(uid, m) {
-    var data = m.data;
-    var c = {uid: uid, models: m, root: null, els: null, shown: null, text: null, path: [],
-             res: null, cursor: -1};
+  /* host: {data, cells() → {w, h, k, opt, feet, shots, label, cls}, findGrid() → the .bfg
+   * element or null, setGridHtml(html), tool(), status() → the status line of the rate in use,
+   * getMsg(), setMsg(html), apply(codes, w, h) (a new floor plan: codes as an array),
+   * path(i) → the squares of i's path, or null when it comes later (c.drawPath), setPath(p)} */
+  function make(uid, host) {
+    var data = host.data;
+    var c = {uid: uid, host: host, root: null, els: null, shown: null, text: null, path: [],
+             cursor: -1, pathFor: -1};
 
-    function rateNow() {
-      return m.rate.value === "scene" ? data.scenes[m.scene.value].rate : data.rates[m.rate.value];
-    }
-    // Same rules as views.bfrpg.cell_label / cell_class (checked by the browser tests).
-    function label(code, opt, feet, enemy) {
-      if (code === "@") return "나";
-      if (code === "e") return enemy ? "적" + enemy : "적";
-      if (code === "a") return "아군";
-      if (feet < 0) return "";
-      return opt.indexOf("flee") === 0 ? feet + "!" : String(feet);
-    }
-    function cellClass(code, opt) {
-      return "c o-" + opt + (code === "e" ? " k-e" : code === "b" ? " k-b" : code === "d" ? " k-d" : "");
-    }
-    function error(text) { return '<p class="widget-error" role="alert">⚠ ' + esc(text) + "</p>"; }
     // Same markup as views.bfrpg.GridExplorer.grid_html.
     function gridHtml(w, h, cls, lab) {
       var out = [data.openTag.replace(/\{w\}/g, w).replace(/\{h\}/g, h).replace(/\{wp\}/g, w + 1)];
@@ -54,18 +70,14 @@ var BfGridExplorer = (function () {
       out.push("</div>");
       return out.join("");
     }
-    // The grid's element inside the Div's shadow root (found again after Bokeh re-renders it).
+    // The grid in its frame: the pan box and its hint (views.bfrpg.grid_frame_html).
+    function frame(html) { return data.frame.split("{grid}").join(html); }
+    c.frame = frame;
     function findRoot() {
       if (c.root && c.root.isConnected) return c.root;
       c.root = null; c.els = null; c.shown = null; c.text = null;  // a new element: write every square once
-      var stack = [document.querySelector('[data-live="' + uid + '"]') || document];
-      while (stack.length) {
-        var r = stack.pop();
-        var hit = r.querySelector('.bfg[data-uid="' + uid + '"]');
-        if (hit) { bind(hit); break; }
-        var all = r.querySelectorAll("*");
-        for (var k = 0; k < all.length; k++) if (all[k].shadowRoot) stack.push(all[k].shadowRoot);
-      }
+      var el = host.findGrid();
+      if (el) bind(el);
       return c.root;
     }
     function bind(el) {
@@ -76,24 +88,37 @@ var BfGridExplorer = (function () {
       el.addEventListener("click", c.click);
       el.addEventListener("mouseover", c.over);
       el.addEventListener("keydown", c.key);
-      el.addEventListener("focus", function () { moveCursor(c.cursor < 0 ? startSquare() : c.cursor); });
+      // a tap or click focuses the grid too: only focus by keyboard puts the cursor on a square
+      // (and pans to it); a tap's own square becomes the cursor in c.click
+      el.addEventListener("pointerdown", function () { c.pointing = true; });
+      el.addEventListener("focus", function () {
+        if (c.pointing) { c.pointing = false; return; }
+        moveCursor(c.cursor < 0 ? startSquare() : c.cursor);
+      });
+      showMover();
+    }
+    // The pan box (the grid's parent) says "옆으로 밀어 보기" when the grid is wider than the
+    // page, and starts with the mover's square in view.
+    function showMover() {
+      var box = c.root && c.root.parentElement, el = c.els && c.els[startSquare()];
+      if (!box) return;
+      var wide = box.scrollWidth > box.clientWidth + 1, hint = box.previousElementSibling;
+      if (hint && hint.classList.contains("bfg-hint")) hint.hidden = !wide;
+      if (wide && el) {
+        var at = el.getBoundingClientRect(), frame = box.getBoundingClientRect();
+        box.scrollLeft += at.left - frame.left - (box.clientWidth - at.width) / 2;
+      }
     }
     function startSquare() {
-      var k = m.cells.data.k;
+      var k = host.cells().k;
       for (var i = 0; i < k.length; i++) if (k[i] === "@") return i;
       return 0;
-    }
-    // The enemies' numbers on the grid (1, 2, … in square order), as GridResult.enemy_numbers.
-    function enemyNumbers(codes) {
-      var num = {}, n = 0;
-      for (var i = 0; i < codes.length; i++) if (codes[i] === "e") num[i] = ++n;
-      return num;
     }
     // What a screen reader hears for the cursor square (and, with the path tool, the line under
     // the grid): column, row, option, feet and who gets a parting shot. Same text as
     // views.bfrpg.GridResult.describe.
     function describe(i) {
-      var d = m.cells.data, w = m.cells.tags[0], k = d.k[i], opt = d.opt[i], feet = d.feet[i];
+      var d = host.cells(), w = d.w, k = d.k[i], opt = d.opt[i], feet = d.feet[i];
       var num = enemyNumbers(d.k);
       var what = k === "e" ? data.names.e + num[i] : k === "@" ? data.names["@"] : data.optionsKo[opt];
       var parts = ["열 " + (i % w) + ", 행 " + Math.floor(i / w), what];
@@ -120,18 +145,19 @@ var BfGridExplorer = (function () {
       root.setAttribute("aria-activedescendant", el.id);
     }
     function moveCursor(i) {
-      var n = m.cells.data.k.length;
+      var n = host.cells().k.length;
       c.cursor = Math.max(0, Math.min(n - 1, i));
       markCursor();
-      if (m.tool.value === "path") c.showPath(c.cursor);
+      if (host.tool() === "path") c.showPath(c.cursor);
       var el = c.els && c.els[c.cursor];
       if (el && el.scrollIntoView) el.scrollIntoView({block: "nearest", inline: "nearest"});
     }
+    // Draw the squares as host.cells() says: a new grid for a new size, else only what changed.
     function paint() {
-      var root = findRoot(), cls = m.cells.data.cls, lab = m.cells.data.label, n = cls.length, i;
-      if (!root || c.els.length !== n || +root.dataset.w !== m.cells.tags[0]) {
+      var d = host.cells(), root = findRoot(), cls = d.cls, lab = d.label, n = cls.length, i;
+      if (!root || c.els.length !== n || +root.dataset.w !== d.w) {
         var focused = root && root.getRootNode().activeElement === root;
-        m.grid.text = gridHtml(m.cells.tags[0], m.cells.tags[1], cls, lab);  // new size: new markup
+        host.setGridHtml(gridHtml(d.w, d.h, cls, lab));  // new size: new markup
         c.root = null; findRoot();
         c.shown = cls.slice(); c.text = lab.slice(); c.path = [];
         if (c.cursor >= n) c.cursor = -1;
@@ -152,16 +178,170 @@ var BfGridExplorer = (function () {
       if (c.cursor >= 0) kids[c.cursor].setAttribute("aria-label", describe(c.cursor));
     }
     // After a key applies the tool, say what the square is now, through the widget's polite
-    // live region (made by widgets/js/a11y.js); an error message has role="alert" itself.
+    // live region (made by widgets/js/a11y.js, or the Jupyter view's own); an error message
+    // has role="alert" itself.
     function announce(text) {
-      var el = document.querySelector('.book-announce[data-for="' + uid + '"]');
-      if (!el || (m.msg.text || "").indexOf("widget-error") >= 0) return;
+      var el = host.announcer ? host.announcer() : document.querySelector('.book-announce[data-for="' + uid + '"]');
+      if (!el || (host.getMsg() || "").indexOf("widget-error") >= 0) return;
       el.textContent = text;
-      el.dataset.count = String(+el.dataset.count + 1);
+      el.dataset.count = String(+(el.dataset.count || 0) + 1);
     }
-    function setMsg(html) { if (m.msg.text !== html) m.msg.text = html; }
+    function setMsg(html) { if (host.getMsg() !== html) host.setMsg(html); }
 
-    c.recompute = function (codes, w, h) {
+    // The squares' path to square i (i < 0: none), with the square's option, feet and who gets
+    // a parting shot under the grid.
+    c.showPath = function (i) {
+      var n = host.cells().k.length;
+      if (i >= 0 && i < n) {
+        c.pathFor = i;
+        var p = host.path(i);
+        if (p) c.drawPath(p, i);
+        return;
+      }
+      c.pathFor = -1;
+      if ((host.getMsg() || "").indexOf("widget-error") < 0 || c.res) setMsg(host.status());
+      if (c.path.length) c.drawPath([], -1);
+    };
+    // Show path p (square indices) found for square i (-1: clear the path).
+    c.drawPath = function (p, i) {
+      if (i >= 0 && i !== c.pathFor) return;       // an answer for a square left since
+      if (i >= 0) setMsg(host.status() + "<p>" + esc(describe(i)) + "</p>");
+      if (!p.length && !c.path.length) return;
+      c.path = p;
+      host.setPath(p);
+      paint();
+    };
+    c.tap = function (i) {
+      var d = host.cells();
+      if (!(i >= 0 && i < d.k.length)) return;
+      var W = d.w, tool = host.tool();
+      if (tool === "path") { c.showPath(i); return; }
+      var codes = Array.prototype.slice.call(d.k), here = codes[i], code = data.codes[tool];
+      if (code === "@") {
+        if (here === "@") return;
+        if (here !== ".") {
+          setMsg(error(data.messages.occupied.replace("{col}", i % W).replace("{row}", Math.floor(i / W))
+                       .replace("{what}", data.names[here])));
+          return;
+        }
+        for (var j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
+      } else if (here === "@") {
+        setMsg(error(data.messages.mover));
+        return;
+      }
+      codes[i] = code;
+      c.path = [];
+      host.apply(codes, d.w, d.h);
+    };
+    function square(ev) {
+      var el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
+      if (!el) return -1;
+      if (ev.currentTarget && ev.currentTarget !== c.root) bind(ev.currentTarget);
+      return +el.dataset.i;
+    }
+    c.click = function (ev) {
+      var i = square(ev);
+      c.pointing = false;
+      if (i < 0) return;
+      c.cursor = i;  // the keyboard cursor follows the mouse
+      c.tap(i);
+      markCursor();
+    };
+    c.over = function (ev) {
+      if (host.tool() !== "path") return;
+      var i = square(ev);
+      if (i >= 0 && i !== c.pathFor) c.showPath(i);
+    };
+    c.key = function (ev) {
+      var d = host.cells(), w = d.w, i = c.cursor < 0 ? startSquare() : c.cursor, row = Math.floor(i / w);
+      var n = d.k.length;
+      switch (ev.key) {
+        case "ArrowLeft": if (i % w > 0) i -= 1; break;
+        case "ArrowRight": if (i % w < w - 1) i += 1; break;
+        case "ArrowUp": if (i - w >= 0) i -= w; break;
+        case "ArrowDown": if (i + w < n) i += w; break;
+        case "Home": i = ev.ctrlKey ? 0 : row * w; break;
+        case "End": i = ev.ctrlKey ? n - 1 : row * w + w - 1; break;
+        case "Enter": case " ": case "Spacebar":
+          ev.preventDefault();
+          ev.stopPropagation();
+          c.cursor = i;
+          c.tap(i);
+          markCursor();
+          c.pendingAnnounce = i;   // said once the square's new state is drawn (c.painted)
+          if (!host.later) { c.pendingAnnounce = -1; announce(describe(i)); }
+          return;
+        default: return;
+      }
+      ev.preventDefault();
+      ev.stopPropagation();
+      moveCursor(i);
+    };
+    // The host drew new squares (Jupyter: the kernel's answer came): draw them, say the square
+    // a key changed.
+    c.painted = function () {
+      c.path = [];
+      paint();
+      markCursor();
+      if (c.pendingAnnounce >= 0) { var i = c.pendingAnnounce; c.pendingAnnounce = -1; announce(describe(i)); }
+    };
+    c.pendingAnnounce = -1;
+    c.paint = paint;
+    c.setMsg = setMsg;
+    c.describe = describe;
+    c.moveCursor = moveCursor;
+    c.find = findRoot;
+    c.showMover = showMover;
+    return c;
+  }
+
+  // The grid's element inside the Bokeh Div's shadow root (found again after Bokeh re-renders it).
+  function findInPage(uid) {
+    var stack = [document.querySelector('[data-live="' + uid + '"]') || document];
+    while (stack.length) {
+      var r = stack.pop();
+      var hit = r.querySelector('.bfg[data-uid="' + uid + '"]');
+      if (hit) return hit;
+      var all = r.querySelectorAll("*");
+      for (var k = 0; k < all.length; k++) if (all[k].shadowRoot) stack.push(all[k].shadowRoot);
+    }
+    return null;
+  }
+
+  /* The site's explorer: its host on the Bokeh models `m` ({cells, path, grid, tool, rate,
+   * scene, msg, data}); squares recomputed by the JS twins. */
+  function siteExplorer(uid, m) {
+    var data = m.data, c;
+    function rateNow() {
+      return m.rate.value === "scene" ? data.scenes[m.scene.value].rate : data.rates[m.rate.value];
+    }
+    var host = {
+      data: data,
+      cells: function () {
+        var d = m.cells.data;
+        return {w: m.cells.tags[0], h: m.cells.tags[1], k: d.k, opt: d.opt, feet: d.feet,
+                shots: d.shots, label: d.label, cls: d.cls};
+      },
+      findGrid: function () { return findInPage(uid); },
+      setGridHtml: function (html) { m.grid.text = c.frame(html); },
+      tool: function () { return m.tool.value; },
+      status: function () { return data.status[String(rateNow())]; },
+      getMsg: function () { return m.msg.text; },
+      setMsg: function (html) { m.msg.text = html; },
+      apply: function (codes, w, h) { safely(function () { return recompute(codes, w, h); }); },
+      path: function (i) {
+        // The first data came from Python: compute the JS result once before showing a path.
+        var res = c.res || safely(function () { return recompute(); });
+        return res ? BfrpgOptions.pathTo(res, i) : [];
+      },
+      setPath: function (p) {
+        var W = m.cells.tags[0];
+        m.path.data = {x: p.map(function (s) { return s % W + 0.5; }),
+                       y: p.map(function (s) { return Math.floor(s / W) + 0.5; })};
+      }
+    };
+    c = make(uid, host);
+    function recompute(codes, w, h) {
       var t0 = performance.now();
       w = w || m.cells.tags[0]; h = h || m.cells.tags[1];
       codes = codes || m.cells.data.k.slice();
@@ -191,115 +371,37 @@ var BfGridExplorer = (function () {
       m.cells.tags = [w, h];
       m.cells.data = {k: codes, opt: opt, feet: feet, shots: shots, label: lab, cls: cls};
       if (m.path.data.x.length) m.path.data = {x: [], y: []};
-      paint();
-      setMsg(start < 0 ? error(data.messages.noStart) : data.status[String(rateNow())]);
+      c.paint();
+      c.setMsg(start < 0 ? error(data.messages.noStart) : host.status());
       (window.__bfGridTimes = window.__bfGridTimes || []).push(performance.now() - t0);
       return res;
-    };
+    }
     // A recompute that says in Korean why it could not be done (too many ways to flee).
     function safely(fn) {
       try { return fn(); } catch (err) {
-        setMsg(error(err && err.tooMany ? data.messages.tooMany
-                                        : data.messages.failed + String(err && err.message || err)));
+        c.setMsg(error(err && err.tooMany ? data.messages.tooMany
+                                          : data.messages.failed + String(err && err.message || err)));
         return null;
       }
     }
+    c.recompute = recompute;
     c.loadScene = function () {
       var s = data.scenes[m.scene.value];
       if (m.rate.value !== "scene") m.rate.value = "scene";  // its callback recomputes the old scene
       c.cursor = -1;
-      safely(function () { return c.recompute(s.codes.split(""), s.w, s.h); });
+      safely(function () { return recompute(s.codes.split(""), s.w, s.h); });
+      c.showMover();
     };
-    c.changeRate = function () { safely(function () { return c.recompute(); }); };
-    // Highlight one cheapest path to square i (i < 0: none), from the JS twins' result.
-    c.showPath = function (i) {
-      var W = m.cells.tags[0], n = m.cells.data.k.length, p = [];
-      if (i >= 0 && i < n) {
-        // The first data came from Python: compute the JS result once before showing a path.
-        var res = c.res || safely(function () { return c.recompute(); });
-        if (res) p = BfrpgOptions.pathTo(res, i);
-        // the square's option, feet and who gets a parting shot, under the grid
-        if (res) setMsg(data.status[String(rateNow())] + "<p>" + esc(describe(i)) + "</p>");
-      } else if (c.res || m.msg.text.indexOf("widget-error") < 0) {
-        setMsg(data.status[String(rateNow())]);
-      }
-      if (!p.length && !c.path.length) return;
-      c.path = p;
-      m.path.data = {x: p.map(function (s) { return s % W + 0.5; }),
-                     y: p.map(function (s) { return Math.floor(s / W) + 0.5; })};
-      paint();
-    };
-    c.tap = function (i) {
-      if (!(i >= 0 && i < m.cells.data.k.length)) return;
-      var W = m.cells.tags[0];
-      if (m.tool.value === "path") { c.showPath(i); return; }
-      var codes = m.cells.data.k.slice(), here = codes[i], code = data.codes[m.tool.value];
-      if (code === "@") {
-        if (here === "@") return;
-        if (here !== ".") {
-          setMsg(error(data.messages.occupied.replace("{col}", i % W).replace("{row}", Math.floor(i / W))
-                       .replace("{what}", data.names[here])));
-          return;
-        }
-        for (var j = 0; j < codes.length; j++) if (codes[j] === "@") codes[j] = ".";
-      } else if (here === "@") {
-        setMsg(error(data.messages.mover));
-        return;
-      }
-      codes[i] = code;
-      safely(function () { return c.recompute(codes); });
-    };
-    function square(ev) {
-      var el = ev.target && ev.target.closest ? ev.target.closest("[data-i]") : null;
-      if (!el) return -1;
-      if (ev.currentTarget && ev.currentTarget !== c.root) bind(ev.currentTarget);
-      return +el.dataset.i;
-    }
-    c.click = function (ev) {
-      var i = square(ev);
-      if (i < 0) return;
-      c.cursor = i;  // the keyboard cursor follows the mouse
-      c.tap(i);
-      markCursor();
-    };
-    c.over = function (ev) {
-      if (m.tool.value !== "path") return;
-      var i = square(ev);
-      if (i >= 0) c.showPath(i);
-    };
-    c.key = function (ev) {
-      var w = m.cells.tags[0], i = c.cursor < 0 ? startSquare() : c.cursor, row = Math.floor(i / w);
-      var n = m.cells.data.k.length;
-      switch (ev.key) {
-        case "ArrowLeft": if (i % w > 0) i -= 1; break;
-        case "ArrowRight": if (i % w < w - 1) i += 1; break;
-        case "ArrowUp": if (i - w >= 0) i -= w; break;
-        case "ArrowDown": if (i + w < n) i += w; break;
-        case "Home": i = ev.ctrlKey ? 0 : row * w; break;
-        case "End": i = ev.ctrlKey ? n - 1 : row * w + w - 1; break;
-        case "Enter": case " ": case "Spacebar":
-          ev.preventDefault();
-          c.cursor = i;
-          c.tap(i);
-          markCursor();
-          announce(describe(i));
-          return;
-        default: return;
-      }
-      ev.preventDefault();
-      moveCursor(i);
-    };
-    c.moveCursor = moveCursor;
-    c.find = findRoot;
+    c.changeRate = function () { safely(function () { return recompute(); }); };
     return c;
   }
 
-  /* The controller of explorer `uid` (made on the first call). `models`: the CustomJS args
-   * {cells, path, grid, tool, rate, scene, msg, data}. */
+  /* The controller of the site's explorer `uid` (made on the first call). `models`: the
+   * CustomJS args {cells, path, grid, tool, rate, scene, msg, data}. */
   function attach(uid, models) {
     var c = registry[uid];
     if (!c) {
-      c = registry[uid] = make(uid, models);
+      c = registry[uid] = siteExplorer(uid, models);
       // Bind the grid's listeners as soon as it is drawn, then (when the page is idle) one
       // recompute of the shown squares (same result as Python's) warms up the JS so that the
       // first click is quick too.
@@ -312,5 +414,13 @@ var BfGridExplorer = (function () {
     return c;
   }
 
-  return {attach: attach, get: function (uid) { return registry[uid]; }};
+  /* A controller on any host (the Jupyter view: widgets/js/grid_widget.mjs). */
+  function mount(uid, host) {
+    var c = make(uid, host);
+    registry[uid] = c;
+    return c;
+  }
+
+  return {attach: attach, mount: mount, get: function (uid) { return registry[uid]; },
+          label: label, cellClass: cellClass, error: error};
 })();

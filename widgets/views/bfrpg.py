@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, product
 from typing import Mapping
 
@@ -173,10 +174,11 @@ EXPLORER_SCENE_KEYS = ("tannen_move", "doughbert_move", "mandross_move", "paladi
 
 
 def explorer_scenes() -> dict[str, tuple[str, Layout, int]]:
-    out = {"demo": ("빈 평면 16×12 (연습용)", _demo_layout(), 30)}
+    """The explorer's floor plans by key: (the menu's Korean label, layout, rate)."""
+    out = {"demo": ("연습용 평면 16×12", _demo_layout(), 30)}
     for key in EXPLORER_SCENE_KEYS:
         s = bf.SCENES[key]
-        out[key] = (s.title, Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
+        out[key] = (fmt.korean_only(s.title), Layout.from_terrain(s.terrain(), s.mover.square), s.rate)
     out["two_goblins"] = ("두 고블린 곁을 지나는 복도 (연습용)", _two_goblins_layout(), 40)
     out["open30"] = ("큰 평면 30×30", _open30_layout(), 40)
     return out
@@ -194,18 +196,21 @@ class GridResult:
     options: tuple[str, ...]
     feet: tuple[int, ...]
     shots: tuple[tuple[int, ...], ...]
+    #: The library's answer these come from (paths: ``move_options.path_to``).
+    move_options: bf.MoveOptions | None = field(default=None, compare=False, repr=False)
 
-    @property
+    # computed once per result (a 60×60 plan has 3,600 squares)
+    @cached_property
     def colors(self) -> list[str]:
         return [ENEMY_COLOR if ch == "e" else OPTION_COLORS[o]
                 for ch, o in zip(self.layout.codes, self.options)]
 
-    @property
+    @cached_property
     def enemy_numbers(self) -> dict[int, int]:
         """Square index → the enemy's number on the grid (1, 2, … in square order)."""
         return {i: n for n, i in enumerate((i for i, ch in enumerate(self.layout.codes) if ch == "e"), 1)}
 
-    @property
+    @cached_property
     def labels(self) -> list[str]:
         num = self.enemy_numbers
         return [cell_label(ch, o, f, num.get(i, 0))
@@ -239,7 +244,7 @@ def cell_label(code: str, option: str, feet: int, enemy: int = 0) -> str:
         return "아군"
     if feet < 0:
         return ""
-    return f"{feet}!" if option.startswith("flee") else str(feet)
+    return f"{feet}!" if option in bf.FLIGHT_OPTIONS else str(feet)
 
 
 def grid_result(layout: Layout, rate: int) -> GridResult:
@@ -253,14 +258,15 @@ def grid_result(layout: Layout, rate: int) -> GridResult:
         f = opts.feet(sq)
         feet.append(-1 if f is None else f)
         shots.append(tuple(t.index(e) for e in opts.parting_shots(sq)))
-    return GridResult(layout, opts.rate, tuple(options), tuple(feet), tuple(shots))
+    return GridResult(layout, opts.rate, tuple(options), tuple(feet), tuple(shots), opts)
 
 
 def legend_html() -> str:
     """The explorer's key: each option's colour with its words and its mark."""
     items = [("start", "출발 칸 (나)"), ("walk", "걸은 뒤 공격 가능"),
              ("melee_move", "근접 이동 (근접전 유지, 공격 가능)"),
-             ("withdraw", "전투 철수 (공격 가능)"), ("run", "달리기 (공격 불가)"),
+             ("withdraw", "전투 철수 (공격 가능)"),
+             ("run", "달리기 (공격 불가; 근접전을 떠나지 않으면 분리 사격 없음)"),
              ("flee_walk", "도주, 걸어서: 분리 사격"),
              ("flee_run", "도주, 달려서: 분리 사격, 공격 불가"), ("out", "닿지 않음"),
              ("pass", "아군 (지나가기만)"), ("blocked", "벽")]
@@ -352,7 +358,7 @@ def parse_squares(text: object, what: str = "칸") -> list[Square]:
 #: Longest text of squares the Jupyter boxes take (a 30×30 floor written out is about 6,000).
 MAX_SQUARES_TEXT = 8000
 #: The grid's size boxes in Jupyter: any whole number typed, checked as the page's number boxes.
-_SIZE_BOXES = {"width": number("width", "너비", 2, 30, 16), "height": number("height", "높이", 2, 30, 12)}
+_SIZE_BOXES = {"width": number("width", "너비", 2, 60, 16), "height": number("height", "높이", 2, 60, 12)}
 
 
 def layout_from_text(width: object, height: object, me: str, enemies: str = "", allies: str = "",
@@ -378,10 +384,6 @@ def layout_from_text(width: object, height: object, me: str, enemies: str = "", 
     return Layout.from_terrain(t, s)
 
 
-def _pairs(squares) -> str:
-    return "; ".join(f"{c},{r}" for c, r in sorted(squares))
-
-
 # --- the grid explorer -------------------------------------------------------------------
 
 class GridExplorer:
@@ -389,9 +391,13 @@ class GridExplorer:
     place combatants and terrain, see every square's cost and option. Static page: a DOM grid
     in a Bokeh Div, updated in place by the page controller ``widgets/js/grid_explorer.js``
     (which calls the JS twins; its texts, e.g. the status line per rate, come from
-    :meth:`export`); Jupyter: ipywidgets computed by the Python library."""
+    :meth:`export`); Jupyter: the same controller and grid in an anywidget, every square
+    computed by the Python library (:mod:`widgets.views.grid_widget`)."""
 
     CELL_PX = 40
+    #: Smallest square (px) and label (px): a plan that would need less pans instead (issue 23).
+    MIN_CELL_PX = 34
+    MIN_LABEL_PX = 12
     MAX_FRAME = 604  # px across, 1px grid lines included (fits the page's column)
 
     def __init__(self, uid: str = "bf-grid", scene: str = "demo", rate: str = "scene",
@@ -433,7 +439,8 @@ class GridExplorer:
                 "names": SQUARE_NAMES,
                 "messages": GRID_MESSAGES,
                 "maxWork": MAX_FLIGHT_WORK,
-                "openTag": grid_open_tag(self.uid, "{w}", "{h}")}
+                "openTag": grid_open_tag(self.uid, "{w}", "{h}"),
+                "frame": grid_frame_html("{grid}")}
 
     def grid_html(self, result: GridResult) -> str:
         """The DOM grid (same markup as the page's JS ``gridHtml``): one element per square,
@@ -459,8 +466,8 @@ class GridExplorer:
         # Not rendered: the current squares (read by the tests) and the shown path.
         cells = ColumnDataSource(self.cell_data(res), name=f"{u}-cells", tags=[lay.width, lay.height])
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
-        grid = Div(text=self.grid_html(res), name=f"{u}-grid", disable_math=True,
-                   stylesheets=[InlineStyleSheet(css=grid_css())])
+        grid = Div(text=grid_frame_html(self.grid_html(res)), name=f"{u}-grid", disable_math=True,
+                   sizing_mode="stretch_width", stylesheets=[InlineStyleSheet(css=grid_css())])
         # three selects side by side fit the book's text column (about 600 px); on a phone
         # they wrap onto lines of their own
         tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool", width=175,
@@ -495,58 +502,11 @@ class GridExplorer:
                          placeholder=status_html(res.rate) + grid_table_html(res) + legend_html())
 
     # --- Jupyter -------------------------------------------------------------------------
-    def shown(self, scene: str, rate_key: str, width: object, height: object, me: str,
-              enemies: str, allies: str, walls: str, barrier: str, difficult: str) -> str:
-        try:
-            lay = layout_from_text(width, height, me, enemies, allies, walls, barrier, difficult)
-            res = grid_result(lay, self.rate_of(scene, rate_key))
-        except RuleInputError as err:
-            return fmt.error(err.korean)
-        return status_html(res.rate) + grid_table_html(res) + legend_html()
-
-    def boxes_for(self, scene: str) -> dict[str, object]:
-        lay = self.scenes[scene][1]
-        return {"width": lay.width, "height": lay.height, "me": _pairs(lay.squares("@")),
-                "enemies": _pairs(lay.squares("e")), "allies": _pairs(lay.squares("a")),
-                "walls": _pairs(lay.squares("#")), "barrier": _pairs(lay.squares("b")),
-                "difficult": _pairs(lay.squares("d"))}
-
     def ipywidget(self):
-        import ipywidgets as w
-        st = {"description_width": "initial"}
-        scene = w.Dropdown(options=[(lab, k) for k, (lab, _, _) in self.scenes.items()],
-                           value=self.scene, description="예제 평면도", style=st)
-        rate = w.Dropdown(options=[("예제에 적힌 이동 속도", "scene")]
-                          + [(lab, k) for k, (lab, _) in self.rates.items()],
-                          value=self.rate_key, description="갑옷과 짐", style=st)
-        labels = {"width": "너비", "height": "높이", "me": "전투원 (열,행)", "enemies": "적",
-                  "allies": "아군", "walls": "벽", "barrier": "장벽", "difficult": "험한 지형"}
-        # every box is text: a size is read like a widget's number box (a bad one is refused in
-        # Korean, never rounded or reinterpreted)
-        boxes = {k: w.Text(description=lab, style=st) for k, lab in labels.items()}
-        out = w.HTML()
-        busy = [False]
-
-        def refresh(_=None):
-            if busy[0]:
-                return
-            out.value = self.shown(scene.value, rate.value,
-                                   **{k: b.value for k, b in boxes.items()})
-
-        def load(_=None):
-            busy[0] = True
-            for k, v in self.boxes_for(scene.value).items():
-                boxes[k].value = str(v)
-            busy[0] = False
-            refresh()
-
-        scene.observe(load, names="value")
-        rate.observe(refresh, names="value")
-        for b in boxes.values():
-            b.observe(refresh, names="value")
-        load()
-        head = [w.HTML(f"<b>{html.escape(self.title)}</b>")] if self.title else []
-        return w.VBox(head + [scene, rate] + list(boxes.values()) + [out])
+        """The explorer as on the site, its squares computed by the kernel
+        (:mod:`widgets.views.grid_widget`)."""
+        from .grid_widget import grid_widget
+        return grid_widget(self)
 
     def text(self) -> str:
         res = self.result()
@@ -563,9 +523,17 @@ def cell_class(code: str, option: str) -> str:
 
 
 def status_html(rate: int) -> str:
-    """The explorer's status line for a movement rate (walk, run and half move from the library)."""
-    return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지, "
-            f"근접 이동·전투 철수 {bf.half_move(rate)}피트까지.</p>")
+    """The explorer's status line for a movement rate (walk, run and half move from the library),
+    in the unit of the squares' numbers: feet counted with melee steps double.
+
+    >>> status_html(20)[:40]
+    '<p>이동 속도 20피트: 걷기 20피트까지, 달리기 40피트까지. 칸의'
+    """
+    half = bf.half_move(rate)
+    return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지. "
+            f"칸의 숫자는 근접전을 유지하는 걸음을 두 배로 센 이동 비용이라, 근접 이동"
+            f"({OPTION_MARKS['melee_move']})은 그렇게 세어 {rate}피트(실제로 걷는 거리 {half}피트)까지입니다. "
+            f"전투 철수({OPTION_MARKS['withdraw']})는 {half}피트까지.</p>")
 
 
 #: What the explorer calls each layout code in its messages and cursor descriptions.
@@ -595,30 +563,59 @@ def grid_open_tag(uid: str, width: int | str, height: int | str) -> str:
             f'tabindex="0" aria-label="{html.escape(GRID_HELP)}" style="--w:{width}">')
 
 
+#: The hint over a grid wider than its box (shown by widgets/js/grid_explorer.js only then).
+PAN_HINT = "↔ 옆으로 밀어 보기: 격자가 화면보다 넓어, 좌우로 밀면 나머지 칸이 나옵니다."
+
+
+def grid_frame_html(grid: str) -> str:
+    """The grid in its frame: a box that pans sideways when the grid is wider than the page
+    (its squares keep their size, :func:`grid_css`), with a hint above it that the page shows
+    only then. The page's JS builds the same from ``export()["frame"]``.
+
+    >>> grid_frame_html("<div>g</div>").split("</p>")[1]
+    '<div class="bfg-pan"><div>g</div></div>'
+    """
+    return f'<p class="bfg-hint" hidden>{html.escape(PAN_HINT)}</p><div class="bfg-pan">{grid}</div>'
+
+
 def grid_css() -> str:
-    """Stylesheet of the DOM grid (inside the grid Div's shadow root)."""
+    """Stylesheet of the DOM grid (inside the grid Div's shadow root; in Jupyter, the page's).
+
+    >>> "max(34px, min(40px" in grid_css() and "overflow-x: auto" in grid_css()
+    True
+    """
     ex = GridExplorer
-    # Square size: at most CELL_PX, the whole grid at most MAX_FRAME, and within the widget's
-    # width (100cqw: the .live-widget container, see book.css); 1px grid lines between squares.
-    px = (f"min({ex.CELL_PX}px, calc({ex.MAX_FRAME - 1}px / var(--w) - 1px), "
-          "calc((100cqw - 16px) / var(--w) - 1px))")
-    # Rows of cells (not one flat list): hit testing a click walks a row, not every square.
+    # Square size: as large as fits (at most CELL_PX, the whole grid at most MAX_FRAME, within
+    # the widget's width: 100cqw, the .live-widget container, see book.css), but never below
+    # MIN_CELL_PX: a plan wider than that pans in its box (.bfg-pan) instead of shrinking, so
+    # a square stays big enough to tap and its label to read on a phone. 1px grid lines.
+    fit = (f"min({ex.CELL_PX}px, calc({ex.MAX_FRAME - 1}px / var(--w) - 1px), "
+           "calc((100cqw - 16px) / var(--w) - 1px))")
+    px = f"max({ex.MIN_CELL_PX}px, {fit})"
+    font = f"max({ex.MIN_LABEL_PX}px, min(14px, calc(var(--px) * 0.4)))"
+    # A CSS grid whose tracks take the square size, worked out once on the grid (not once per
+    # square: a 60×60 plan lays out several times faster); the rows (role="row") add no box.
     # The 1px gaps show the grey background: grid lines without a border per square.
-    rules = [f".bfg {{ --px: {px}; display: inline-flex; flex-direction: column; gap: 1px; "
-             "padding: 1px; background: " + PLAIN_EDGE + "; font-size: clamp(7px, calc(var(--px) * 0.55), 13px); "
+    rules = [".bk-clearfix { max-width: 100%; }",   # the Bokeh Div's own box: no wider than the Div
+             ".bfg-pan { max-width: 100%; overflow-x: auto; overflow-y: hidden; "
+             "-webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }",
+             ".bfg-hint { margin: 0.2em 0; font-size: 0.9em; color: #333333; }",
+             ".bfg-hint[hidden] { display: none; }",
+             f".bfg {{ --px: {px}; display: inline-grid; grid-template-columns: repeat(var(--w), var(--px)); "
+             "grid-auto-rows: var(--px); gap: 1px; "
+             "padding: 1px; background: " + PLAIN_EDGE + f"; font-size: {font}; "
              "user-select: none; cursor: pointer; font-family: sans-serif; }",
              ".bfg:focus { outline: none; }",
              ".bfg:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }",
-             ".bfg .r { display: flex; gap: 1px; contain: layout paint; }",
-             ".bfg .c { flex: none; box-sizing: border-box; width: var(--px); height: var(--px); "
-             "line-height: var(--px); text-align: center; white-space: nowrap; overflow: hidden; "
-             "color: #000000; }"]
+             ".bfg .r { display: contents; }",
+             ".bfg .c { box-sizing: border-box; display: flex; align-items: center; "
+             "justify-content: center; white-space: nowrap; overflow: hidden; color: #000000; }"]
     rules += [f".bfg .o-{k} {{ background: {v}; color: {text_on(v)}; }}"
               for k, v in OPTION_COLORS.items()]
     rules += [f".bfg .k-e {{ background: {ENEMY_COLOR}; color: {text_on(ENEMY_COLOR)}; }}"]
     rules += [f'.bfg .o-{k}:not(:empty)::after {{ content: "{m}"; font-size: 0.8em; }}'
               for k, m in OPTION_MARKS.items()]
-    rules += [f".bfg .k-{k} {{ border: 3px {TERRAIN_STYLE[k]} {v}; line-height: calc(var(--px) - 6px); }}"
+    rules += [f".bfg .k-{k} {{ border: 3px {TERRAIN_STYLE[k]} {v}; }}"
               for k, v in TERRAIN_EDGE.items()]
     rules += [".bfg .c.p { box-shadow: inset 0 0 0 3px #000000; font-weight: bold; }",
               # the keyboard cursor: a thick ring of two colours, seen on every fill
@@ -742,14 +739,24 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
 
 
 def move_feet_text(opts: bf.MoveOptions, square: Square) -> str:
-    """The feet of a move in the source's unit: a melee move as the feet walked, with the
-    doubled count beside it (the source's limits are in feet walked)."""
+    """The feet of a move in the source's unit: a melee move (or a run that starts engaged and
+    stays so) as the feet walked, with the doubled count beside it (the source's limits are in
+    feet walked)."""
     feet = opts.feet(square)
     if feet is None:
         return "비용 없음"
-    if opts.option(square) == "melee_move":
+    option = opts.option(square)
+    if option == "melee_move" or (option == "run" and opts.engaged_start):
         return f"{opts.walked(square)}피트 (두 배로 세면 {feet}피트)"
     return f"{feet}피트"
+
+
+def engaged_runs(opts: bf.MoveOptions) -> list[Square]:
+    """The squares reached by running while staying engaged (the option ``run`` on a square next
+    to an opponent), in index order: no attack, and no parting shot."""
+    t = opts.terrain
+    return [t.square(i) for i in range(t.width * t.height)
+            if opts.option(t.square(i)) == "run" and t.is_engaged(t.square(i))]
 
 
 def shooters_text(s: bf.Scene, shooters: tuple[Square, ...]) -> str:
@@ -1034,9 +1041,15 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
                  labels.BF_MOVE_OPTIONS[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
                  cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
                 for m in s.marks]
-        return Shown(f"<p>이동 속도 {r}피트 (근접 이동·철수 {bf.half_move(r)}피트). 근접전을 유지하는 이동은 "
-                     f"한 칸을 두 배로 세므로, 표의 비용은 실제로 걷는 거리로 적고 두 배로 센 값을 곁에 두었습니다.</p>"
-                     + grid_table_html(res)
+        runs = engaged_runs(opts)
+        run_note = ""
+        if runs:
+            first = runs[0]
+            run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
+                        f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
+                        "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
+        return Shown(status_html(r) + "<p>표에는 실제로 걷는 거리를 적고, 근접전을 유지하는 걸음을 두 배로 "
+                     "센 값을 곁에 두었습니다.</p>" + grid_table_html(res) + run_note
                      + Table(["칸", "이동 방식", "걷는 거리", "원문"], rows, row_heads=False).html())
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
