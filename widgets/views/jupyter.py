@@ -9,8 +9,8 @@ the site (:meth:`~widgets.views.live.LiveWidget.answer`); nothing typed is reint
   option's index, never a floating-point sum), so every value it gives is one of the control's
   steps exactly, and the box shows that step's own text (9, never 9.000000000000002).
 - A box answers when the reader has finished: Enter, or a short pause after the last keystroke
-  (:data:`PAUSE`; leaving the box comes after that pause). Without an event loop (plain
-  Python, a test) it answers at once. An accepted value moves the knob to the nearest step while
+  (:data:`PAUSE`; leaving the box comes after that pause). Outside a Jupyter kernel (plain
+  Python, a test) it answers at once unless :func:`ipywidget` is given a pause. An accepted value moves the knob to the nearest step while
   the box keeps the exact value.
 - A refused box keeps its last accepted value: the other controls still answer with it, and the
   status line gives the library's Korean message and names that box and the value in use.
@@ -42,9 +42,19 @@ def raw_values(widget, inputs: dict) -> dict:
     return raw
 
 
+def _in_kernel() -> bool:
+    """Whether this runs in a Jupyter kernel (whose event loop runs a pause's timer)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
 def _later(delay: float, call):
-    """``call`` after ``delay`` seconds on the running event loop (the kernel's), or ``None``
-    where there is none (the caller then answers at once)."""
+    """``call`` after ``delay`` seconds on the running event loop, or ``None`` where there is
+    none (the caller then answers at once)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -92,7 +102,7 @@ class _Answers:
         if self.syncing:
             return
         self.cancel(c)
-        timer = _later(self.pause, lambda: self.finish(c))
+        timer = _later(self.pause, lambda: self.finish(c)) if self.pause is not None else None
         if timer is None:
             self.finish(c)
         else:
@@ -180,7 +190,7 @@ FOLD_STYLE = ("<style>.rulebook-answer details > summary { display: list-item; c
               "{ list-style-type: disclosure-open; }</style>")
 
 
-def ipywidget(widget, pause: float = PAUSE):
+def ipywidget(widget, pause: float | None = None):
     """An ipywidgets box for a :class:`~widgets.views.live.LiveWidget`.
 
     >>> from widgets.views.generic import dice_pool_widget
@@ -232,6 +242,10 @@ def ipywidget(widget, pause: float = PAUSE):
     status = w.HTML("")
     out = w.HTML()
     out.add_class("rulebook-answer")
+    # in a kernel, a box answers after PAUSE; elsewhere (a script, a test under another program's
+    # event loop) at once, unless a pause is asked for
+    if pause is None and _in_kernel():
+        pause = PAUSE
     answers = _Answers(widget, inputs, rows, status, out, pause)
     for c in widget.controls:
         parts = inputs[c.name]
