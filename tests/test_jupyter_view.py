@@ -9,6 +9,7 @@ The same in a real JupyterLab: tests/test_jupyterlab.py."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import re
 from fractions import Fraction
 
@@ -68,6 +69,19 @@ def test_the_charge_default_and_a_typed_ten_answer_like_the_library():
     assert distance["slider"].value == 9.5 and distance["box"].value == "9.7"
 
 
+def _run(go):
+    """``asyncio.run(go())`` in a thread of its own: the test session's browser driver keeps an
+    event loop running in this one."""
+    out = {}
+
+    def target():
+        out["value"] = asyncio.run(go())
+    worker = threading.Thread(target=target)
+    worker.start()
+    worker.join()
+    return out["value"]
+
+
 def _typing(widget_factory, name, keys, then=None, pause=0.05):
     """Type ``keys`` one by one into a box inside an event loop (as a kernel has), then wait
     past the pause; returns every answer and status the view showed, and the view."""
@@ -84,7 +98,7 @@ def _typing(widget_factory, name, keys, then=None, pause=0.05):
             then(box)
         await asyncio.sleep(pause * 4)
         return shown, box
-    return asyncio.run(go())
+    return _run(go)
 
 
 def test_typed_key_by_key_a_refused_value_never_shows_an_answer_for_part_of_it():
@@ -112,7 +126,7 @@ def test_enter_answers_at_once():
         assert "+3 DICE" not in box.rulebook_out.value          # still typing
         text._handle_custom_msg({"event": "submit"}, [])       # the front end's Enter
         return box
-    box = asyncio.run(go())
+    box = _run(go)
     assert "+3 DICE" in box.rulebook_out.value
 
 
