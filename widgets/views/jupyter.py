@@ -149,6 +149,9 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
     """A small inline SVG bar chart of an answer's bars (``x``, ``y``, ``c``, ``t``: positions,
     heights, colours and exact labels, as the page gets them) for the Jupyter view.
 
+    Bars stand at their ``x`` as on the site's plot (a gap in ``x`` is a gap in the chart), so
+    a name on the axis (``k``) sits under its bar, or under the middle of its group of bars.
+
     >>> entry = {"x": [1, 2], "y": [0.5, 0.5], "c": ["#0072b2"] * 2, "t": ["1/2 (50%)"] * 2}
     >>> bars_svg(entry, "눈").count("<rect")
     2
@@ -158,13 +161,18 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
         return ""
     top = max(entry["y"]) or 1.0
     n = len(xs)
-    slot = (width - 40) / n
+    lo = min(xs)
+    slot = (width - 40) / (max(xs) - lo + 1)
+
+    def left_of(x):   # where the slot of the value x begins
+        return 30 + (x - lo) * slot
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 36}" '
              f'role="img" aria-label="{html_lib.escape(x_label)}">']
     names = {x: name for x, name in entry.get("k") or ()}
     for i, (x, y, colour, label) in enumerate(zip(xs, entry["y"], entry["c"], entry["t"])):
         h = y / top * height
-        left = 30 + i * slot
+        left = left_of(x)
         parts.append(f'<rect x="{left + slot * 0.1:.1f}" y="{height - h + 4:.1f}" '
                      f'width="{slot * 0.8:.1f}" height="{h:.1f}" fill="{html_lib.escape(colour)}">'
                      f'<title>{html_lib.escape(str(names.get(x, x)))}: {html_lib.escape(label)}'
@@ -172,10 +180,8 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
         if not names and (n <= 40 or i % max(1, n // 20) == 0):
             parts.append(f'<text x="{left + slot / 2:.1f}" y="{height + 18}" font-size="10" '
                          f'text-anchor="middle">{x}</text>')
-    lo = min(xs)
     for x, name in names.items():   # outcomes named under their bars (or their group)
-        centre = 30 + (x - lo + 0.5) * slot
-        parts.append(f'<text x="{centre:.1f}" y="{height + 18}" font-size="10" '
+        parts.append(f'<text x="{left_of(x) + slot / 2:.1f}" y="{height + 18}" font-size="10" '
                      f'text-anchor="middle">{html_lib.escape(name)}</text>')
     parts.append(f'<text x="{width / 2:.0f}" y="{height + 33}" font-size="11" '
                  f'text-anchor="middle">{html_lib.escape(x_label)}</text></svg>')

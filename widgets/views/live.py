@@ -225,6 +225,10 @@ class Bars:
     band: tuple[str, ...]
     ticks: tuple[tuple[int, str], ...] = ()
     cumulative: bool = False
+    #: Runs of consecutive bars drawn as one group, ``(label, number of bars)`` in order (the
+    #: three Strikes of a turn): the site's plot separates the groups at their boundaries, where
+    #: its grid lines would otherwise cut a group in two; the ticks name each group's centre.
+    groups: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_dist(cls, dist, band_of: Callable[[int], str], cumulative: bool = True) -> "Bars":
