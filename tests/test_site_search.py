@@ -409,3 +409,25 @@ def test_the_search_box_text_starts_after_its_icon(browser, site_url, device):
         assert reader.errors == [] and reader.off_site == []
     finally:
         reader.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_results_with_a_core_rule_label_pass_axe(browser, site_url, mode):
+    """The 보충 label and the results under the header's box read in both colour modes."""
+    from test_a11y import AXE, axe_serious, themed_page
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: `python3 scripts/dev.py test` installs it with npm into tests/node/")
+    reader = themed_page(browser, site_url, mode)
+    try:
+        page = reader.page
+        page.goto(f"{site_url}/search.html?q={quote('사슬 갑옷')}")
+        assert any(r["label"] == "보충" for r in wait_results(page))
+        assert axe_serious(page) == []
+        page.goto(f"{site_url}/book/underface.html", wait_until="load")
+        box = open_header_search(page, False)
+        type_query(page, box, "longbow", False, delay=30)
+        assert any(r["label"] == "보충" for r in wait_results(page, "longbow", DIALOG_RESULTS))
+        assert axe_serious(page) == []
+        assert reader.errors == [] and reader.off_site == []
+    finally:
+        reader.close()

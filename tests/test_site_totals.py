@@ -79,7 +79,7 @@ def test_trench_crusade_success_or_better_first(reader):
     p = tc.success_or_better(tc.success_odds(2, -1))
     assert first_lines(reader, "tc-success")[0] == f"성공 이상 (성공·대성공): {fmt.prob(p)}"
     hit = tc.success_or_better(tc.success_odds(0, 0))
-    assert first_lines(reader, "tc-attack")[0] == f"명중: 성공 굴림 성공 이상 (성공·대성공): {fmt.prob(hit)}"
+    assert first_lines(reader, "tc-attack")[0] == f"명중 (성공 굴림이 성공·대성공): {fmt.prob(hit)}"
 
 
 def test_hunters_moon_totals_first(reader):

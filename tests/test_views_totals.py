@@ -127,7 +127,7 @@ def test_trench_crusade_success_rolls_open_with_success_or_better(make, net_of):
 def test_trench_crusade_attack_markers_risky_and_charge_open_with_their_totals():
     for v, h in entries(tc_views.attack_widget()):
         p = tc.success_or_better(tc.success_odds(v["dice"], v["hit_mod"]))
-        assert total_lines(h) == [f"명중: 성공 굴림 성공 이상 (성공·대성공): {fmt.prob(p)}"]
+        assert total_lines(h) == [f"명중 (성공 굴림이 성공·대성공): {fmt.prob(p)}"]
     for v, h in entries(tc_views.markers_widget()):
         after = tc.markers_to_dice(v["base"], v["blood"], v["blessing"])
         assert total_lines(h) == ["성공 이상 (성공·대성공)",

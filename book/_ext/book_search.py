@@ -140,7 +140,7 @@ def read_names(path: Path = NAMES) -> list[KnownName]:
     return out
 
 
-def known_names(table) -> list[tuple[KnownName, Section]]:
+def _known_names(table) -> list[tuple[KnownName, Section]]:
     """Every (entry, section) of ``book/search_names.yml``, in the file's order; a section that
     does not exist is a warning (it stops a ``-W`` build) and is left out."""
     out = []
@@ -180,7 +180,7 @@ def _paragraphs(text: str) -> str:
     return "".join(f"<p>{html.escape(line)}</p>" for line in text.split("\n") if line)
 
 
-def section_href(builder, section: Section) -> str:
+def _section_href(builder, section: Section) -> str:
     """A section's address from the site's root (what a result links and its ``href`` meta)."""
     return builder.get_target_uri(section.docname) + (f"#{section.anchor}" if section.anchor else "")
 
@@ -190,7 +190,7 @@ def section_record(builder, section: Section, explains: list[str],
     """One section as a small HTML page for the indexer; ``named``: the entries of
     ``search_names.yml`` whose tables are here (filters ``names`` for names the source's table
     uses, ``core`` for names from the core rules; their lines open the section's text)."""
-    href = section_href(builder, section)
+    href = _section_href(builder, section)
     title = f"{section.number} {section.title}".strip()
     page = heading_key(section.page_title)
     body = [f'<h1 data-pagefind-meta="title" data-pagefind-weight="{HEADING_WEIGHT}">{html.escape(title)}</h1>',
@@ -240,9 +240,9 @@ def build_records(app) -> tuple[list[dict], list[dict], dict]:
     named: dict[tuple[str, str], list[KnownName]] = {}
     lines: list[list[str]] = []
     names: dict[str, list[int]] = {}
-    for entry, section in known_names(table):
+    for entry, section in _known_names(table):
         named.setdefault((section.docname, section.anchor), []).append(entry)
-        lines.append([section_href(app.builder, section), entry.source or "", entry.line])
+        lines.append([_section_href(app.builder, section), entry.source or "", entry.line])
         for key in dict.fromkeys(term_key(n) for n in entry.names):
             names.setdefault(key, []).append(len(lines) - 1)
     records = []

@@ -310,7 +310,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         base = injury_dice + (1 if target_down else 0)
         def how(net):
             return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
-        text = (fmt.total_first(f"명중: 성공 굴림 {SUCCESS_TOTAL}", tc.success_or_better(roll))
+        text = (fmt.total_first("명중 (성공 굴림이 성공·대성공)", tc.success_or_better(roll))
                 + f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
                 f"대성공하면 {how(base + 1)} 굴립니다"
                 + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "")
