@@ -223,8 +223,9 @@ def glossary_record(builder, entry, section: Section | None) -> dict:
 
 def build_records(app) -> tuple[list[dict], list[dict], dict]:
     """(records for the indexer, the declared term → section table for the page script, the
-    known names: ``{"lines": [[section href, core rule or "", line], …], "keys": [{"k": key,
-    "t": [line index, …]}, …]}``: what a result for a name shows and labels)."""
+    known names: ``{"lines": [[[section href, …], core rule or "", line], …], "keys": [{"k":
+    key, "t": [line index, …]}, …]}``, one line per entry: what a result for a name shows and
+    labels)."""
     table = rule_table(app)
     links = table.links()
     explains: dict[tuple[str, str], list[str]] = {}
@@ -238,13 +239,15 @@ def build_records(app) -> tuple[list[dict], list[dict], dict]:
             explains[(section.docname, section.anchor)].append(key)
         terms.setdefault(key, [])
     named: dict[tuple[str, str], list[KnownName]] = {}
-    lines: list[list[str]] = []
-    names: dict[str, list[int]] = {}
+    lines: dict[KnownName, list] = {}
     for entry, section in _known_names(table):
         named.setdefault((section.docname, section.anchor), []).append(entry)
-        lines.append([_section_href(app.builder, section), entry.source or "", entry.line])
+        lines.setdefault(entry, [[], entry.source or "", entry.line])[0].append(
+            _section_href(app.builder, section))
+    names: dict[str, list[int]] = {}
+    for i, entry in enumerate(lines):
         for key in dict.fromkeys(term_key(n) for n in entry.names):
-            names.setdefault(key, []).append(len(lines) - 1)
+            names.setdefault(key, []).append(i)
     records = []
     for docname in sorted(app.env.found_docs - _SKIP_DOCS - {GLOSSARY}):
         for section in table.sections(docname):
@@ -254,7 +257,8 @@ def build_records(app) -> tuple[list[dict], list[dict], dict]:
     for entry in table.entries():
         records.append(glossary_record(app.builder, entry, links.get(entry.term)))
     term_list = [{"k": key} for key in sorted(terms)]
-    name_table = {"lines": lines, "keys": [{"k": key, "t": at} for key, at in sorted(names.items())]}
+    name_table = {"lines": list(lines.values()),
+                  "keys": [{"k": key, "t": at} for key, at in sorted(names.items())]}
     return records, term_list, name_table
 
 

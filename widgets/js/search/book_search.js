@@ -216,9 +216,11 @@
     for (const entry of table.keys) {
       if (!nameKeys.includes(entry.k)) continue;
       for (const i of entry.t) {
-        const [href, source, text] = table.lines[i];
-        const have = named.get(href) || [];
-        if (!have.some(([, t]) => t === text)) named.set(href, [...have, [source, text]]);
+        const [hrefs, source, text] = table.lines[i];
+        for (const href of hrefs) {
+          const have = named.get(href) || [];
+          if (!have.some(([, t]) => t === text)) named.set(href, [...have, [source, text]]);
+        }
       }
     }
     const searches = [];
