@@ -403,3 +403,20 @@ def test_threat_state_refuses_bad_input():
         assert err.value.korean
     with pytest.raises(RuleInputError):
         hm.can_target_threat("sleeping")
+
+
+# --- the totals a GM asks for first (성공 / 맞을 확률), counted over the 36 rolls ------------------
+@pytest.mark.parametrize("modifier,target", grid(range(-3, 9, 2), range(2, 16, 3)))
+def test_success_and_failure_chance_count_the_36_rolls(modifier, target):
+    outcomes = [brute_outcome(a, b, modifier, target) for a in FACES for b in FACES]
+    odds = hm.check_odds(modifier, target)
+    assert hm.success_chance(odds) == Fraction(sum(o in ("success", "special") for o in outcomes), 36)
+    assert hm.failure_chance(odds) == Fraction(sum(o in ("failure", "fumble") for o in outcomes), 36)
+    assert hm.success_chance(odds) + hm.failure_chance(odds) == 1
+
+
+@pytest.mark.parametrize("bad", [None, {"success": Fraction(1)},
+                                 {k: Fraction(1, 2) for k in OUTCOMES}])
+def test_failure_chance_refuses_other_tables(bad):
+    with pytest.raises(RuleInputError):
+        hm.failure_chance(bad)

@@ -326,3 +326,25 @@ def test_save_odds(modifier, dc):
 def test_supplementary_rules_are_labelled():
     for text in (pf2e.STACKING_RULE, pf2e.DEGREE_RULE, pf2e.OFF_GUARD_RULE):
         assert "보충 규칙" in text and "Player Core" in text
+
+
+# --- 명중 (대성공 포함): the total a GM asks for first, counted face by face ------------------------
+@pytest.mark.parametrize("bonus,ac", [(10, 18), (6, 30), (22, 14), (0, 40), (40, 10), (-5, 12)])
+@pytest.mark.parametrize("number,agile", [(1, False), (2, False), (2, True), (3, True)])
+def test_success_or_better_counts_the_faces_that_hit(bonus, ac, number, agile):
+    total = bonus + {1: 0, 2: -4 if agile else -5, 3: -8 if agile else -10}[number]
+    hits = 0
+    for face in range(1, 21):   # this face's degree by hand: 2 crit, 1 success, 0 failure, -1 crit fail
+        value = face + total
+        step = 2 if value >= ac + 10 else 1 if value >= ac else -1 if value <= ac - 10 else 0
+        step += 1 if face == 20 else -1 if face == 1 else 0   # natural 20 / 1 move one step
+        hits += step >= 1
+    odds = strike_odds(bonus, ac, attack_number=number, agile=agile)
+    assert pf2e.success_or_better(odds) == Fraction(hits, 20)
+    assert pf2e.success_or_better(odds) == odds["critical_success"] + odds["success"]
+
+
+@pytest.mark.parametrize("bad", [None, {}, {"success": Fraction(1)}, oracle(0, 10) | {"success": 0.5},
+                                 {k: Fraction(1, 4) for k in ("fumble", "failure", "success", "special")}])
+def test_success_or_better_refuses_other_tables(bad):
+    raises_rule_error(pf2e.success_or_better, bad)

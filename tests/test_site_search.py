@@ -1,10 +1,14 @@
 """The built site's search, used as a reader uses it: type a rule's name into the theme's search
 box (390×844 touch screen and desktop) and land on the chapter section that explains it.
 
-The query set (tests/data/search_queries.json: rule names of all five games and the same names
-with particles) names the right section by its heading; the anchor comes from the built page.
-Also: bookmarked ``search.html?q=…`` addresses, Korean texts, glossary entries after the
-sections with their rule links, no search files on a chapter page, offline under a sub-path.
+The query set (tests/data/search_queries.json: rule names of all five games, the same names
+with particles, and armour and weapon names readers know) names the right section by its
+heading; the anchor comes from the built page. Results come as the reader types, without
+Enter (two characters and a pause), in the header's search box of any page and on the search
+page. Armour and weapon names (book/search_names.yml) find every table that rules them, the
+ones whose name comes from the core rules labelled 보충. Also: bookmarked ``search.html?q=…``
+addresses, Korean texts, glossary entries after the sections with their rule links, nothing of
+the search on a chapter page until the reader types, offline under a sub-path.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import html
 import re
 import sys
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 import yaml
@@ -21,8 +25,10 @@ from conftest import ROOT, SITE, OfflinePage
 
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from bench_search import (RESULTS_JS, expected_targets, load_queries, result_target,  # noqa: E402
-                          section_anchors, stem)
+from bench_search import (RESULTS_JS, check_names, expected_targets, load_queries,  # noqa: E402
+                          result_target, section_anchors, stem)
+from book_search import read_names  # noqa: E402
+from glossary_rules import split_target  # noqa: E402
 
 QUERIES = load_queries()
 PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
@@ -30,27 +36,36 @@ DESKTOP = dict(viewport={"width": 1280, "height": 900})
 DONE = "() => ['done', 'failed'].includes(document.getElementById('search-results').dataset.state)"
 COUNT_TEXT = re.compile(r"^「.+」: \d+곳을 찾았습니다\.$")
 PAGE_BOX = ".bd-search-container input[name=q]"      # the search page's own box (the theme's)
+DIALOG_BOX = "#pst-search-dialog input[name=q]"      # the header's search box (in the theme's dialog)
+DIALOG_RESULTS = "#pst-search-dialog #search-results"
+#: The results box shows the answer to this query (not an earlier one still on screen).
+ANSWERED = """([box, q]) => { const o = document.querySelector(box);
+  return !!o && o.dataset.state === 'done' && o.dataset.query === q; }"""
 pytestmark = pytest.mark.skipif(not (SITE / "pagefind" / "pagefind.js").exists(),
                                 reason="the site was built without the search index (no npm at set-up)")
 
 
-def wait_results(page) -> list[dict]:
-    page.wait_for_function(DONE, timeout=20000)
-    assert page.evaluate("() => document.getElementById('search-results').dataset.state") == "done"
-    return page.evaluate(RESULTS_JS)
+def wait_results(page, query: str | None = None, box: str = "#search-results") -> list[dict]:
+    """The results once the box shows them (for ``query``, when given: typing answers each
+    query in turn, so an earlier answer may still be on screen)."""
+    if query is None:
+        page.wait_for_function(DONE, timeout=20000)
+        assert page.evaluate("() => document.getElementById('search-results').dataset.state") == "done"
+    else:
+        page.wait_for_function(ANSWERED, arg=[box, query.strip()], timeout=20000)
+    return page.evaluate(RESULTS_JS, box)
 
 
 def summary(page) -> str:
     return page.locator("#search-results p.search-summary").inner_text().strip()
 
 
-def type_query(page, box, query: str, touch: bool) -> None:
-    """Tap (or click) a search box, replace what it holds with the query, press Enter."""
+def type_query(page, box, query: str, touch: bool, delay: int = 5) -> None:
+    """Tap (or click) a search box and type the query over what it holds, key by key (no Enter:
+    the results come as the reader types)."""
     box.tap() if touch else box.click()
     box.press("Control+a")
-    box.press_sequentially(query, delay=5)
-    box.press("Enter")
-    page.wait_for_url("**/search.html?q=*")
+    box.press_sequentially(query, delay=delay)
 
 
 def open_header_search(page, touch: bool):
@@ -77,24 +92,153 @@ def check_first(results: list[dict], query: dict) -> str | None:
     return None
 
 
+def check_query(results: list[dict], query: dict) -> list[str]:
+    """What is wrong with a query's results: the first result, and for an armour or weapon name
+    the tables that rule it and their 보충 labels."""
+    problems = [check_first(results, query)]
+    if "also" in query or "core" in query:
+        problems.append(check_names(SITE, query, results))
+    return [p for p in problems if p]
+
+
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_typed_rule_names_land_on_their_section(browser, site_url, device):
-    """Queries typed as a reader types them: the first from a chapter's header search button,
-    the others into the search page's own box (one page reused)."""
+    """Queries typed as a reader types them, without Enter: the first into a chapter's header
+    search box (its results come under the box; Enter then opens the search page with all of
+    them), the others into the search page's own box (one page reused)."""
     touch = device == "phone"
     reader = OfflinePage(browser, site_url, **(PHONE if touch else DESKTOP))
     page = reader.open("book/intro.html")
     problems = []
-    # the phone types every query; the desktop every other one (all five games, both kinds)
+    # the phone types every query; the desktop every other one (all five games, all kinds)
     for i, query in enumerate(QUERIES if touch else QUERIES[::2]):
-        box = open_header_search(page, touch) if i == 0 else page.locator(PAGE_BOX)
-        type_query(page, box, query["q"], touch)
-        results = wait_results(page)
-        problems.append(check_first(results, query))
+        if i == 0:
+            box = open_header_search(page, touch)
+            type_query(page, box, query["q"], touch)
+            problems += check_query(wait_results(page, query["q"], DIALOG_RESULTS), query)
+            box.press("Enter")
+            page.wait_for_url("**/search.html?q=*")
+            results = wait_results(page, query["q"])
+        else:
+            type_query(page, page.locator(PAGE_BOX), query["q"], touch)
+            results = wait_results(page, query["q"])
+        problems += check_query(results, query)
         assert COUNT_TEXT.match(summary(page)), summary(page)
         assert page.input_value(PAGE_BOX) == query["q"]
-    assert [p for p in problems if p] == []
+        assert parse_qs(urlparse(page.url).query)["q"] == [query["q"]]      # a copyable address
+    assert problems == []
     assert reader.errors == [] and reader.off_site == []
+    reader.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_results_come_after_two_characters_and_a_pause_without_enter(browser, site_url, device):
+    touch = device == "phone"
+    reader = OfflinePage(browser, site_url, **(PHONE if touch else DESKTOP))
+    page = reader.page
+    page.goto(f"{site_url}/search.html", wait_until="load")
+    page.wait_for_function(DONE)
+    box = page.locator(PAGE_BOX)
+    type_query(page, box, "사", touch, delay=60)            # one character: no search yet
+    page.wait_for_timeout(700)
+    assert page.evaluate(RESULTS_JS) == [] and page.evaluate("() => BookSearch.stats.ran") == 0
+    assert summary(page).startswith("두 글자부터 적는 대로 찾습니다")
+    box.press_sequentially("슬", delay=60)                  # two: the results come by themselves
+    results = wait_results(page, "사슬")
+    assert result_target(results[0]["href"]) == ("book/underface", section_anchors(SITE, "book/underface")["방어구와 방패"])
+    assert urlparse(page.url).query == "q=" + quote("사슬")
+    # typed at a reader's pace, a query runs once after the pause, not once a key
+    before = page.evaluate("() => ({...BookSearch.stats})")
+    type_query(page, box, "chain mail", touch, delay=60)
+    wait_results(page, "chain mail")
+    after = page.evaluate("() => ({...BookSearch.stats})")
+    assert after["asked"] - before["asked"] >= 9 and after["ran"] - before["ran"] <= 2, (before, after)
+    # Enter answers at once, one character too; clearing the box clears the results and the address
+    type_query(page, box, "창", touch)
+    box.press("Enter")
+    assert wait_results(page, "창")
+    box.fill("")
+    page.wait_for_function("() => !document.querySelector('#search-results ul.search')")
+    assert urlparse(page.url).query == ""
+    assert reader.errors == [] and reader.off_site == []
+    reader.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_header_box_answers_on_a_chapter_and_a_result_opens_its_table(browser, site_url, device):
+    touch = device == "phone"
+    reader = OfflinePage(browser, site_url, **(PHONE if touch else DESKTOP))
+    page = reader.page
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url))
+    page.goto(f"{site_url}/book/pf2e.html", wait_until="networkidle")
+    box = open_header_search(page, touch)
+    assert not [u for u in seen if "pagefind" in u]         # nothing of the index before typing
+    type_query(page, box, "장궁", touch, delay=60)
+    results = wait_results(page, "장궁", DIALOG_RESULTS)
+    query = next(q for q in QUERIES if q["q"] == "장궁")
+    assert check_query(results, query) == []
+    assert [u for u in seen if "pagefind" in u]
+    shown = page.locator(f"{DIALOG_RESULTS} .book-result-title")
+    assert shown.count() <= 5 and all(shown.nth(i).is_visible() for i in range(shown.count()))
+    badge = page.locator(f"{DIALOG_RESULTS} li[data-label='보충'] .book-result-badge").first
+    assert badge.inner_text() == "보충" and badge.is_visible()
+    core = page.locator(f"{DIALOG_RESULTS} li[data-label='보충'] .book-result-title").first
+    target = result_target(core.get_attribute("href"))
+    core.tap() if touch else core.click()
+    page.wait_for_url(f"**/{target[0]}.html#{target[1]}")
+    top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", target[1])
+    assert 0 <= top < page.viewport_size["height"] / 2
+    # a result on the same page: the box gets out of the way and the section is in view
+    box = open_header_search(page, touch)
+    type_query(page, box, "장궁", touch, delay=60)
+    wait_results(page, "장궁", DIALOG_RESULTS)
+    same = page.locator(f'{DIALOG_RESULTS} a.book-result-title[href*="{target[0].split("/")[-1]}.html#{target[1]}"]').first
+    same.tap() if touch else same.click()
+    page.wait_for_function("() => !document.getElementById('pst-search-dialog').open")
+    assert reader.errors == [] and reader.off_site == []
+    reader.close()
+
+
+def test_the_name_data_says_no_number_and_names_its_core_rules():
+    """The lines say where the name's table is; its numbers stay in the table (one source)."""
+    entries = read_names()
+    assert entries and all(not re.search(r"\d", e.says) for e in entries)
+    assert all(re.search(r"(핵심|공식) 규칙", e.source) for e in entries if e.source)
+    for entry in entries:
+        for target in entry.where:
+            page, heading = split_target(target)
+            assert heading in section_anchors(SITE, page), target
+
+
+def test_every_known_name_finds_every_table_that_rules_it(browser, site_url):
+    """Each name of book/search_names.yml, typed into the search page, lists every section its
+    entries name, labelled 보충 exactly where an entry says the name is from the core rules."""
+    wanted: dict[str, dict[tuple[str, str], bool]] = {}
+    for entry in read_names():
+        for target in entry.where:
+            page_name, heading = split_target(target)
+            where = (page_name, section_anchors(SITE, page_name)[heading])
+            for name in entry.names:
+                got = wanted.setdefault(name, {})
+                got[where] = got.get(where, False) or bool(entry.source)
+    reader = OfflinePage(browser, site_url, **DESKTOP)
+    page = reader.page
+    page.goto(f"{site_url}/search.html", wait_until="load")
+    page.wait_for_function(DONE)
+    problems = []
+    for name, where in wanted.items():
+        page.fill(PAGE_BOX, name)
+        if len(name) < 2:                     # one character (창, 검) is searched on Enter
+            page.press(PAGE_BOX, "Enter")
+        results = wait_results(page, name)
+        labels = {result_target(r["href"]): r["label"] for r in results}
+        problems += [f"{name}: {w} missing" for w in where if w not in labels]
+        problems += [f"{name}: {w} labelled {labels[w]!r}" for w, core in where.items()
+                     if w in labels and (labels[w] == "보충") != core]
+        problems += [f"{name}: {w} labelled 보충" for w, label in labels.items() if label and w not in where]
+    assert problems == [], problems
+    assert len(wanted) > 60 and reader.errors == [] and reader.off_site == []
     reader.close()
 
 
@@ -125,7 +269,7 @@ def test_no_result_and_empty_query_say_so_in_korean(offline_page):
     assert summary(page).startswith("「쀍쀍」에 맞는 곳을 찾지 못했습니다.")
     page.goto(f"{base}/search.html")
     page.wait_for_function(DONE)
-    assert summary(page).startswith("찾을 말을 위의 칸에 적고")
+    assert summary(page).startswith("찾을 말을 위의 칸에 적으세요. 두 글자부터 적는 대로 찾습니다.")
     assert page.locator("#search-results").inner_text().count("Search") == 0
     assert offline_page.errors == []
 
@@ -172,11 +316,14 @@ def test_tapping_a_result_opens_its_section(browser, site_url):
 
 
 def test_a_chapter_page_downloads_nothing_of_the_search(browser, site_url):
+    """Only the small script that waits for the reader to type into the header's search box."""
     reader = OfflinePage(browser, site_url, **PHONE)
     seen: list[str] = []
     reader.page.on("request", lambda r: seen.append(r.url))
     reader.page.goto(f"{site_url}/book/pf2e.html", wait_until="networkidle")
-    assert [u for u in seen if re.search(r"pagefind|searchindex|search\.js|searchtools|book_search", u)] == []
+    search = [u for u in seen if re.search(r"pagefind|searchindex|search\.js|searchtools|book_search", u)]
+    assert [urlparse(u).path for u in search] == ["/_static/book_search_hook.js"]
+    assert (SITE / "_static" / "book_search_hook.js").stat().st_size < 3000
     reader.close()
 
 
@@ -259,6 +406,28 @@ def test_the_search_box_text_starts_after_its_icon(browser, site_url, device):
           return box.getBoundingClientRect().left + parseFloat(getComputedStyle(box).paddingLeft) - right;
         }""")
         assert gap >= 4
+        assert reader.errors == [] and reader.off_site == []
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_results_with_a_core_rule_label_pass_axe(browser, site_url, mode):
+    """The 보충 label and the results under the header's box read in both colour modes."""
+    from test_a11y import AXE, axe_serious, themed_page
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: `python3 scripts/dev.py test` installs it with npm into tests/node/")
+    reader = themed_page(browser, site_url, mode)
+    try:
+        page = reader.page
+        page.goto(f"{site_url}/search.html?q={quote('사슬 갑옷')}")
+        assert any(r["label"] == "보충" for r in wait_results(page))
+        assert axe_serious(page) == []
+        page.goto(f"{site_url}/book/underface.html", wait_until="load")
+        box = open_header_search(page, False)
+        type_query(page, box, "longbow", False, delay=30)
+        assert any(r["label"] == "보충" for r in wait_results(page, "longbow", DIALOG_RESULTS))
+        assert axe_serious(page) == []
         assert reader.errors == [] and reader.off_site == []
     finally:
         reader.close()

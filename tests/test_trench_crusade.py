@@ -205,3 +205,21 @@ def test_roll_size_is_what_enumeration_throws(net, kept):
     rolled, keep = tc.roll_size(net, kept)
     assert keep == kept and rolled == kept + abs(net)
     assert len(enumerate_2d6_kept(net, kept=kept)) == 6 ** rolled
+
+
+# --- 성공 이상: the total a GM asks for first, counted over every roll ---------------------------
+@pytest.mark.parametrize("net", range(-3, 4))
+@pytest.mark.parametrize("modifier", [-6, -1, 0, 2, 5])
+def test_success_or_better_counts_every_roll_of_seven_or_more(net, modifier):
+    totals = enumerate_2d6_kept(net, modifier)
+    expected = Fraction(sum(t >= 7 for t in totals), len(totals))
+    odds = tc.success_odds(net, modifier)
+    assert tc.success_or_better(odds) == expected
+    assert tc.success_or_better(odds) == odds["success"] + odds["critical"]
+
+
+@pytest.mark.parametrize("bad", [None, {"success": Fraction(1)}, tc.injury_odds(),
+                                 {"failure": Fraction(1, 2), "success": Fraction(1, 2), "critical": Fraction(1, 2)}])
+def test_success_or_better_refuses_other_tables(bad):
+    with pytest.raises(RuleInputError):
+        tc.success_or_better(bad)

@@ -498,3 +498,56 @@ def test_hp_loss_per_attack_combines_hit_odds_and_damage(armor, weapon, db):
     missed = 1 - odds["attacker_wins"] - odds["attacker_wins_special"]
     assert loss.probability(0) == missed + odds["attacker_wins"] * normal.probability(0) + \
         odds["attacker_wins_special"] * special.probability(0)
+
+
+# --- the totals a GM asks for first, against D100 pairs counted here ----------------------------
+
+@pytest.mark.parametrize("settings_name", list(SETTINGS))
+@pytest.mark.parametrize("att,dfn,att_hard,def_hard,def_pen", OPPOSED)
+def test_hit_chance_counts_every_pair_the_attack_wins(settings_name, att, dfn, att_hard, def_hard,
+                                                      def_pen):
+    """명중 (스페셜 포함): the pairs of D100 rolls in which the attack hits, counted directly
+    (attacker succeeds, and the defender fails or has no larger margin), whatever the grade."""
+    s = SETTINGS[settings_name]
+    pen = ARMOR[def_pen].penalty if isinstance(def_pen, str) else def_pen
+    att_t = brute_target(att, att_hard, 0, s)
+    def_t = None if dfn is None else brute_target(dfn, def_hard, pen, s)
+    hits = pairs = 0
+    for a, d in itertools.product(range(1, 101), range(1, 101) if def_t is not None else [None]):
+        a_ok, _, a_m = brute_roll(a, att_t, s)
+        d_ok, _, d_m = brute_roll(d, def_t, s) if d is not None else (False, False, 0)
+        hits += a_ok and (not d_ok or a_m >= d_m)
+        pairs += 1
+    odds = opposed_odds(att, dfn, attack_hard=att_hard, defense_hard=def_hard,
+                        defense_penalty=def_pen, settings=s)
+    assert uf.hit_chance(odds) == Fraction(hits, pairs)
+    assert uf.hit_chance(odds) == odds["attacker_wins"] + odds["attacker_wins_special"]
+
+
+@pytest.mark.parametrize("settings_name", list(SETTINGS))
+@pytest.mark.parametrize("skill,hard", [(0, False), (1, False), (50, False), (60, True), (99, False),
+                                        (130, True), (200, False)])
+def test_success_chance_counts_every_succeeding_roll(settings_name, skill, hard):
+    s = SETTINGS[settings_name]
+    target = brute_target(skill, hard, 0, s)
+    succeeding = sum(brute_roll(roll, target, s)[0] for roll in range(1, 101))
+    assert uf.success_chance(check_odds(skill, hard=hard, settings=s)) == Fraction(succeeding, 100)
+
+
+@pytest.mark.parametrize("weapon,distance,response", [("롱보우", 150, "shield"), ("롱보우", 50, "dodge"),
+                                                      ("권총", 60, "large_shield"), ("슬링", 10, "none")])
+def test_hit_chance_of_a_shot(weapon, distance, response):
+    odds = uf.ranged_hit_odds(weapon, distance, 60, 60, response)
+    assert uf.hit_chance(odds) == 1 - odds["defender_wins"] - odds["defender_wins_special"] - odds["both_fail"]
+
+
+@pytest.mark.parametrize("bad", [None, {}, {"attacker_wins": Fraction(1)}, "명중",
+                                 {**opposed_odds(60, 60), "attacker_wins": Fraction(2)},
+                                 {k: float(v) for k, v in opposed_odds(60, 60).items()},
+                                 check_odds(60)])
+def test_hit_chance_refuses_what_is_not_a_hit_check(bad):
+    with pytest.raises(RuleInputError) as err:
+        uf.hit_chance(bad)
+    assert HANGUL.search(err.value.korean)
+    with pytest.raises(RuleInputError):
+        uf.success_chance(opposed_odds(60, 60))

@@ -9,6 +9,7 @@ import pytest
 from widgets import pf2e
 from widgets.views import format as fmt
 from widgets.views import pf2e as views
+from widgets.views.live import BAND_COLORS
 from widget_checks import JupyterView, check_static_table, table_rows
 
 WIDGETS = [views.attack_widget, views.bonus_widget, views.ac_widget, views.strike_widget,
@@ -210,3 +211,50 @@ def test_mime_bundle_carries_html_and_text():
     bundle = views.range_widget()._repr_mimebundle_()
     assert 'data-live="pf-range"' in bundle["text/html"]
     assert fmt.signed(pf2e.range_penalty(250, 120)) in bundle["text/plain"]
+
+
+# --- the Strikes chart: each Strike's bars grouped under its own label -------------------------
+
+def _svg_parts(svg: str):
+    """(rects as (left, right, colour, title), axis names as (centre, text)) of a bars_svg."""
+    import re
+    rects = [(float(x), float(x) + float(w), c, t) for x, w, c, t in re.findall(
+        r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="([^"]+)"><title>([^<]*)</title>', svg)]
+    names = [(float(x), t) for x, t in re.findall(
+        r'<text x="([\d.]+)" y="\d+" font-size="10" text-anchor="middle">([^<]+)</text>', svg)]
+    return rects, names
+
+
+@pytest.mark.parametrize("key", ["10|18|0|0|0", "22|14|1|0|1", "6|30|1|1|1"])
+def test_jupyter_chart_puts_each_strike_label_under_its_own_four_bars(key):
+    from widgets.views.jupyter import bars_svg
+    entry = views.strike_widget().static_table()[key]
+    rects, names = _svg_parts(bars_svg(entry, "타격"))
+    assert len(rects) == 12 and [t for _, t in names] == ["1격", "2격", "3격"]
+    for n, (centre, _) in enumerate(names):
+        own = rects[4 * n:4 * n + 4]
+        assert own[0][0] < centre < own[-1][1]                         # under its own bars…
+        assert abs(centre - (own[0][0] + own[-1][1]) / 2) < 1          # …at their middle
+        others = rects[:4 * n] + rects[4 * n + 4:]
+        assert all(r < own[0][0] or l > own[-1][1] for l, r, _, _ in others)   # no other bar among them
+        assert [c for _, _, c, _ in own] == [BAND_COLORS[views.DEGREE_BANDS[k]] for k in pf2e.DEGREES]
+    gaps = [rects[4 * n][0] - rects[4 * n - 1][1] for n in (1, 2)]
+    inner = [rects[i + 1][0] - rects[i][1] for i in range(11) if (i + 1) % 4]
+    assert min(gaps) > max(inner)                                      # the groups stand apart
+
+
+def test_site_chart_separates_strikes_between_their_groups_not_through_them():
+    from bokeh.models import FixedTicker
+    from widgets.views.static_page import bokeh_layout
+    widget = views.strike_widget()
+    fig = next(m for m in bokeh_layout(widget, "t").references() if m.name == "pf-strikes-bar-plot")
+    first = widget.entry(widget.shown(**widget.defaults()))
+    xs = first["x"]
+    spans = [(xs[4 * n] - 0.4, xs[4 * n + 3] + 0.4) for n in range(3)]   # vbar width 0.8
+    ticks = fig.xaxis[0].ticker.ticks
+    assert ticks == [2.5, 7.5, 12.5]
+    assert fig.xaxis[0].major_label_overrides == {2.5: "1격", 7.5: "2격", 12.5: "3격"}
+    assert all(lo < t < hi for t, (lo, hi) in zip(ticks, spans))       # each label under its group
+    grid = fig.xgrid[0].ticker
+    assert isinstance(grid, FixedTicker) and grid.ticks == [5.0, 10.0]
+    assert not any(lo < g < hi for g in grid.ticks for lo, hi in spans)  # no grid line cuts a group

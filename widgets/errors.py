@@ -366,6 +366,31 @@ def require_instance(value: object, kind: type, name: str, name_ko: str) -> obje
     return value
 
 
+def require_odds(value: object, keys: Iterable[str], name: str, name_ko: str) -> dict[str, Fraction]:
+    """An exact odds table with exactly ``keys`` (what one of the library's ``…_odds``
+    functions returns): a dict of :class:`~fractions.Fraction` values from 0 to 1 that sum to
+    1, else :class:`RuleInputError`. What the totals (``hit_chance``, ``success_or_better`` …)
+    take, so a hand-made or truncated table is refused instead of summed.
+
+    >>> require_odds({"hit": Fraction(1, 3), "miss": Fraction(2, 3)}, ("hit", "miss"), "odds", "확률표")
+    {'hit': Fraction(1, 3), 'miss': Fraction(2, 3)}
+    >>> require_odds({"hit": Fraction(1, 3)}, ("hit", "miss"), "odds", "확률표")
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: odds must be an exact odds table of 'hit', 'miss', got {'hit': Fraction(1, 3)}
+    """
+    wanted = tuple(keys)
+    good = (isinstance(value, dict) and len(value) == len(wanted) and set(value) == set(wanted)
+            and all(type(value[k]) is Fraction and 0 <= value[k] <= 1 for k in wanted)
+            and sum(value.values(), Fraction(0)) == 1)
+    if not good:
+        listed = ", ".join(repr(k) for k in wanted)
+        raise RuleInputError(f"{name} must be an exact odds table of {listed}, got {shown(value)}",
+                             f"{particle(name_ko, '은/는')} {'·'.join(wanted)}의 정확한 확률표"
+                             f"(합이 1인 분수)여야 합니다 (입력값: {_shown_ko(value)}).")
+    return dict(value)
+
+
 # --- the one rounding rule --------------------------------------------------------------------
 def round_up(numerator: object, denominator: object = 1) -> int:
     """``numerator / denominator`` rounded up (towards +∞, so −3.5 → −3): the library's one

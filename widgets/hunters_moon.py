@@ -20,7 +20,8 @@ from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
-from .errors import RuleInputError, require_bool, require_int, require_items, require_text, shown
+from .errors import (RuleInputError, require_bool, require_int, require_items, require_odds,
+                     require_text, shown)
 
 # --- constants: the first two are the assumed check procedure (가정), the rest the source's ---
 FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails (assumed procedure)
@@ -112,10 +113,19 @@ def success_chance(odds: dict[str, Fraction]) -> Fraction:
     >>> success_chance(check_odds(0, 7))
     Fraction(7, 12)
     """
-    if not isinstance(odds, dict) or not all(isinstance(odds.get(k), Fraction) for k in OUTCOMES):
-        raise RuleInputError("odds must be a check_odds result",
-                             "판정 확률표(check_odds의 결과)를 넣어 주세요.")
+    odds = require_odds(odds, OUTCOMES, "odds", "판정 확률표(check_odds의 결과)")
     return odds["success"] + odds["special"]
+
+
+def failure_chance(odds: dict[str, Fraction]) -> Fraction:
+    """Failure + fumble of a :func:`check_odds` result: for a defence check, the chance that
+    the threat's attack lands (맞을 확률).
+
+    >>> failure_chance(defence_odds(2, 8)), failure_chance(defence_odds(2, 8, threat_diving=True))
+    (Fraction(5, 18), Fraction(1, 1))
+    """
+    odds = require_odds(odds, OUTCOMES, "odds", "판정 확률표(check_odds의 결과)")
+    return odds["failure"] + odds["fumble"]
 
 
 def paragraph_label(paragraph: int) -> str:

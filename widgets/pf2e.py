@@ -20,7 +20,7 @@ from typing import Sequence
 
 from . import limits
 from .dice import die
-from .errors import RuleInputError, require_bool, require_int, shown
+from .errors import RuleInputError, require_bool, require_int, require_odds, shown
 from .ranges import RangeBands
 
 #: Bound on any single bonus, penalty or roll modifier (bigger numbers are typos).
@@ -291,6 +291,18 @@ def degree_odds(modifier: object, dc: object) -> dict[str, Fraction]:
     target = _dc(dc)
     by_index = die(20).map(lambda face: _degree(face + mod, target, face)).probabilities()
     return {name: by_index.get(3 - i, Fraction(0)) for i, name in enumerate(DEGREES)}
+
+
+def success_or_better(odds: dict[str, Fraction]) -> Fraction:
+    """Success or critical success of a :func:`degree_odds` result (also :func:`strike_odds`,
+    :func:`save_odds`): for a Strike, the chance that it hits (명중, 대성공 포함), the GM's
+    first question.
+
+    >>> success_or_better(strike_odds(10, 18)), success_or_better(strike_odds(10, 18, attack_number=2))
+    (Fraction(13, 20), Fraction(2, 5))
+    """
+    odds = require_odds(odds, DEGREES, "odds", "성공 단계 확률표(degree_odds의 결과)")
+    return odds["critical_success"] + odds["success"]
 
 
 def attack_bonus(kind: object, *, strength: object = 0, dexterity: object = 0,

@@ -20,7 +20,7 @@ from itertools import islice
 from . import dice as dice_lib  # the rules' own word "dice" names the ±DICE arguments
 from . import limits
 from .errors import (RuleInputError, require_bool, require_choice, require_int, require_number,
-                     round_up)
+                     require_odds, round_up)
 from .ranges import RangeBands
 
 #: Net ±DICE accepted by the API: each DICE is one more die rolled (the library's pool limit).
@@ -140,6 +140,18 @@ def success_odds(dice: int = 0, modifier: int = 0) -> dict[str, Fraction]:
     return success_roll(dice, modifier).bands((key, lo, hi) for key, _, lo, hi in SUCCESS_CHART)
 
 
+def success_or_better(odds: dict[str, Fraction]) -> Fraction:
+    """성공 이상: success or critical of a :func:`success_odds` result, the chance that an
+    action (an attack, a risky action) succeeds.
+
+    >>> success_or_better(success_odds()), success_or_better(success_odds(dice=1))
+    (Fraction(7, 12), Fraction(29, 36))
+    """
+    odds = require_odds(odds, (key for key, _, _, _ in SUCCESS_CHART), "odds",
+                        "성공 굴림 확률표(success_odds의 결과)")
+    return odds["success"] + odds["critical"]
+
+
 #: Success rolls each action needs before the activation can go on (risky actions need one; a
 #: climb onto a trench fire-step is not risky, p.28).
 RISKY_ROLLS: dict[str, int] = {"dash": 1, "climb": 1, "fire_step": 0, "dash_climb": 2}
@@ -153,8 +165,7 @@ def risky_chain_odds(dice: int = 0, modifier: int = 0, risky_actions: int = 1) -
     Fraction(49, 144)
     """
     count = require_int(risky_actions, "risky_actions", "위험한 행동 수", 0, 10)
-    odds = success_odds(dice, modifier)
-    return (odds["success"] + odds["critical"]) ** count
+    return success_or_better(success_odds(dice, modifier)) ** count
 
 
 def markers_to_dice(base_dice: int = 0, blood_spent: int = 0, blessing_spent: int = 0,

@@ -24,7 +24,7 @@ from .damage import (HP_STATES, DamageExpr, after_armor, divide_up, from_probabi
 from .dice import Dist
 from .datafiles import read_csv
 from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
-                     require_items, require_number, shown)
+                     require_items, require_number, require_odds, shown)
 
 MAX_SKILL = 200       # skills may pass 100 in D100 games; 200 is plenty
 MAX_HP = 1000
@@ -381,6 +381,31 @@ def opposed_odds(attack_skill: int, defense_skill: int | None, *, attack_hard: b
     return {key: Fraction(n, total) for key, n in counts.items()}
 
 
+#: The :func:`opposed_odds` outcomes in which the attack hits.
+HIT_OUTCOMES = ("attacker_wins", "attacker_wins_special")
+
+
+def hit_chance(odds: dict[str, Fraction]) -> Fraction:
+    """명중, 스페셜 명중 포함: the chance that the attack hits, whatever grade, of an
+    :func:`opposed_odds` (or :func:`ranged_hit_odds`) result. The GM's first question.
+
+    >>> hit_chance(opposed_odds(60, 60)), hit_chance(opposed_odds(50, None))
+    (Fraction(423, 1000), Fraction(1, 2))
+    """
+    odds = require_odds(odds, OUTCOME_LABELS, "odds", "명중 판정 확률표(opposed_odds의 결과)")
+    return sum((odds[k] for k in HIT_OUTCOMES), Fraction(0))
+
+
+def success_chance(odds: dict[str, Fraction]) -> Fraction:
+    """성공, 스페셜 포함: the chance that one check succeeds, of a :func:`check_odds` result.
+
+    >>> success_chance(check_odds(60)), success_chance(check_odds(60, hard=True))
+    (Fraction(3, 5), Fraction(3, 10))
+    """
+    odds = require_odds(odds, CHECK_RESULTS, "odds", "판정 확률표(check_odds의 결과)")
+    return odds["special"] + odds["success"]
+
+
 def opposed_result(attack_roll: int, attack_target: int, defense_roll: int,
                    defense_target: int, settings: CheckSettings = DEFAULT_SETTINGS) -> str:
     """The outcome (a key of :data:`OUTCOME_LABELS`) of one actual hit check: both D100 rolls
@@ -570,13 +595,13 @@ def first_aid(current_hp: int, skill: int, attempts: int = 1, *, hard: bool = Fa
 
 
 __all__ = [
-    "ARMOR", "CHECK_RESULTS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HP_STATES",
+    "ARMOR", "CHECK_RESULTS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HIT_OUTCOMES", "HP_STATES",
     "MELEE_WEAPONS", "MOVES", "NATURAL_RECOVERY", "OUTCOME_LABELS", "PHYSICAL_CHECKS",
     "RANGED_WEAPONS", "RANGE_LABELS", "SHIELDS", "WEAPONS", "Armor", "Character",
     "CheckSettings", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
-    "death_threshold", "effective_target", "first_aid", "hit_hp_states", "hp_after_hit",
-    "movement", "opposed_odds", "opposed_result", "range_difficulty", "turn_order",
-    "weeks_to_recover",
+    "death_threshold", "effective_target", "first_aid", "hit_chance", "hit_hp_states",
+    "hp_after_hit", "movement", "opposed_odds", "opposed_result", "range_difficulty",
+    "success_chance", "turn_order", "weeks_to_recover",
 ]
 
 
@@ -620,8 +645,7 @@ def ranged_hit_odds(weapon: str, distance: float, attack_skill: int, defense_ski
     """One shot as an opposed check: range decides the attacker's difficulty (hard up to twice
     the range, out of reach beyond), :func:`ranged_defence` the defender's.
 
-    >>> odds = ranged_hit_odds("권총", 60, 50, 60, "dodge")   # a bullet: no defence roll
-    >>> odds["attacker_wins"] + odds["attacker_wins_special"]
+    >>> hit_chance(ranged_hit_odds("권총", 60, 50, 60, "dodge"))   # a bullet: no defence roll
     Fraction(1, 4)
     """
     band = range_difficulty(distance, weapon)
@@ -641,8 +665,7 @@ def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: 
     a special hit does the weapon's maximum (DB rolled).
 
     >>> loss = hp_loss_per_attack("숏소드", 60, 60, "평상복")
-    >>> loss.probability(0) == 1 - (opposed_odds(60, 60)["attacker_wins"]
-    ...                             + opposed_odds(60, 60)["attacker_wins_special"])
+    >>> loss.probability(0) == 1 - hit_chance(opposed_odds(60, 60))
     True
     """
     if not isinstance(armor, str) or len(armor) > limits.MAX_NAME_TEXT or armor.strip() not in ARMOR:
@@ -655,5 +678,5 @@ def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: 
     for dist, p in ((normal, odds["attacker_wins"]), (special, odds["attacker_wins_special"])):
         for v, q in dist.items():
             weights[v] = weights.get(v, Fraction(0)) + p * q
-    weights[0] = weights.get(0, Fraction(0)) + 1 - odds["attacker_wins"] - odds["attacker_wins_special"]
+    weights[0] = weights.get(0, Fraction(0)) + 1 - hit_chance(odds)
     return from_probabilities(weights)

@@ -43,6 +43,26 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
 
 
+def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> str:
+    """An answer's first line: the total a GM asks for first ("does it hit?"), exact fraction
+    and percent, before the breakdown. ``total`` is one probability, or ``(name, probability)``
+    pairs shown one to a line (the three Strikes of a turn).
+
+    >>> total_first("명중 (스페셜 포함)", Fraction(423, 1000))
+    '<p class="answer-total"><b>명중 (스페셜 포함): 423/1000 (42.30%)</b></p>'
+    >>> total_first("성공 이상", Fraction(1, 10**6))      # the percent's "<" is escaped
+    '<p class="answer-total"><b>성공 이상: 1/1000000 (&lt; 0.01%)</b></p>'
+    >>> total_first("명중 (대성공 포함)", [("1격", Fraction(13, 20)), ("2격", Fraction(2, 5))])
+    '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>13/20 (65.00%)</b><br>2격 <b>2/5 (40.00%)</b></p>'
+    """
+    if isinstance(total, (Fraction, int)):
+        return (f'<p class="answer-total"><b>{html.escape(label)}: '
+                f'{html.escape(prob(Fraction(total)))}</b></p>')
+    lines = "".join(f"<br>{html.escape(name)} <b>{html.escape(prob(Fraction(p)))}</b>"
+                    for name, p in total)
+    return f'<p class="answer-total"><b>{html.escape(label)}</b>{lines}</p>'
+
+
 def odds_table(rows: list[tuple[str, Fraction]], caption: str = "") -> str:
     """HTML table of labelled exact probabilities (drawn by the one table helper).
 

@@ -26,6 +26,8 @@ WORKING_MODEL_NOTE = ("가정: 명중판정 = 2D6 + 【무용】 + 수정 ≥ �
 _OUTCOME_BAND = {"fumble": "down", "failure": "failure", "success": "success",
                  "special": "critical"}
 OUTCOME_AXIS = "판정 결과"
+#: What a check's answer gives first (``hm.success_chance``; a special always succeeds).
+SUCCESS_TOTAL = "성공 (스페셜 포함)"
 
 
 def _outcome_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
@@ -62,9 +64,9 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
         need_text = ("주사위 눈의 합이 몇이든 목표치에 닿지만" if need <= 2 else
                      "주사위 눈의 합이 12여도 목표치에 못 미치지만" if need > 12 else
                      f"주사위 눈의 합 {need} 이상이면 성공하지만")
-        text = (f"<p>2D6 {fmt.signed(modifier)} ≥ {target}: {need_text}, 눈의 합 2는 언제나 펌블, "
-                f"12는 언제나 스페셜입니다. 성공으로 치는 확률(성공+스페셜) "
-                f"<b>{fmt.prob(hm.success_chance(odds))}</b></p>"
+        text = (fmt.total_first(SUCCESS_TOTAL, hm.success_chance(odds))
+                + f"<p>2D6 {fmt.signed(modifier)} ≥ {target}: {need_text}, 눈의 합 2는 언제나 펌블, "
+                f"12는 언제나 스페셜입니다.</p>"
                 + fmt.odds_table(_outcome_rows(odds), "판정 결과별 확률"))
         two = dice.dice_sum(2, 6).probabilities()
         bars = Bars(tuple(two), tuple(two.values()),
@@ -87,7 +89,8 @@ def recon_widget(uid: str = "hm-recon") -> LiveWidget:
         rows = [("성공: 정찰목표의 위협 카드 공개", hm.success_chance(odds)),
                 ("실패(펌블 제외): 정찰 라운드 종료", odds["failure"]),
                 ("펌블: 반격을 받고 정찰 라운드 종료", odds["fumble"])]
-        text = (f"<p>【두뇌】 {brain}, 목표치 {target} (GM이 정함)</p>"
+        text = (fmt.total_first(f"정찰판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
+                + f"<p>【두뇌】 {brain}, 목표치 {target} (GM이 정함)</p>"
                 + fmt.odds_table(rows, "정찰판정 한 번")
                 + f"<p>펌블 시 반격: 참가 PC 전원이 각각 1D6+{level} = "
                   f"<b>{dist_text(hit)}</b> 데미지</p>"
@@ -211,11 +214,10 @@ def destroy_widget(uid: str = "hm-destroy") -> LiveWidget:
     def compute(might, defence, weapon_power, paragraph, durability):
         odds = hm.destroy_odds(might, defence, weapon_power, paragraph, durability)
         plain = hm.pc_damage(weapon_power, paragraph)
-        rows = [("명중 (스페셜 포함)", odds.hit), ("크리티컬 히트 (스페셜)", odds.critical),
-                ("격파", odds.destroy)]
-        text = (f"<p>보통 명중 데미지 {dist_text(plain)} vs 【내구도】 {durability}. 격파하면 본체 "
-                f"【생명력】 −{odds.body_loss}, 이 공격 한 번의 기대 감소 "
-                f"{_mean_text(odds.expected_body_loss)}</p>" + fmt.odds_table(rows))
+        text = (fmt.total_first("공격 한 번", [("명중 (스페셜 포함)", odds.hit), ("격파", odds.destroy)])
+                + f"<p>명중 가운데 크리티컬 히트(스페셜) {fmt.prob(odds.critical)}. 보통 명중 데미지 "
+                f"{dist_text(plain)} vs 【내구도】 {durability}. 격파하면 본체 【생명력】 "
+                f"−{odds.body_loss}, 이 공격 한 번의 기대 감소 {_mean_text(odds.expected_body_loss)}</p>")
         return Shown(text)
     return LiveWidget(
         uid, [number("might", "【무용】", 1, 3, 2), number("defence", "위협의 【방어치】", 8, 10, 9),
@@ -245,8 +247,9 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
     def compute(ability, attack_value, power, doom):
         odds = hm.defence_odds(ability, attack_value)
         damage = hm.threat_damage(power, doom)
-        lands = odds["failure"] + odds["fumble"]
-        text = (f"<p>방어에 실패하면 데미지 <b>{dist_text(damage)}</b> (위력 {power} + 파멸의 색 "
+        lands = hm.failure_chance(odds)
+        text = (fmt.total_first(f"방어판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
+                + f"<p>방어에 실패하면 데미지 <b>{dist_text(damage)}</b> (위력 {power} + 파멸의 색 "
                 f"{doom}×2, 패러그래프 보너스 없음). 맞을 확률 {fmt.prob(lands)}, 기대 데미지 "
                 f"{_mean_text(lands * damage.mean())}</p>"
                 + fmt.odds_table(_outcome_rows(odds), "방어판정"))
@@ -272,9 +275,9 @@ def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
                          _outcome_bars({"fumble": Fraction(0), "failure": Fraction(1),
                                         "success": Fraction(0), "special": Fraction(0)}))
         odds = hm.defence_odds(ability, attack_value)
-        text = (f"<p>조건을 모두 채웠습니다. 먼저 흑색이 아닌 {hm.INTERFERENCE_AREAS}개 영역에서 인과를 "
-                f"하나씩 없애고 방해판정을 합니다. 성공하면 술식의 효과가 전부 없던 일이 됩니다: "
-                f"<b>{fmt.prob(hm.success_chance(odds))}</b></p>"
+        text = (fmt.total_first(f"방해판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
+                + f"<p>조건을 모두 채웠습니다. 먼저 흑색이 아닌 {hm.INTERFERENCE_AREAS}개 영역에서 인과를 "
+                f"하나씩 없애고 방해판정을 합니다. 성공하면 술식의 효과가 전부 없던 일이 됩니다.</p>"
                 + fmt.odds_table(_outcome_rows(odds), "방해판정 (가정 모델)"))
         return Shown(text, _outcome_bars(odds))
     return LiveWidget(
@@ -294,7 +297,8 @@ def body_attack_widget(uid: str = "hm-body") -> LiveWidget:
         loss = hm.body_attack_damage(might, body_defence, weapon_power, paragraph, doom_stage)
         odds = hm.check_odds(might, body_defence)
         plain = hm.pc_damage(weapon_power, paragraph, doom_stage)
-        text = (f"<p>명중하면 본체 【생명력】이 데미지만큼 곧바로 줄어듭니다: 보통 명중 "
+        text = (fmt.total_first("명중 (스페셜 포함)", hm.success_chance(odds))
+                + f"<p>명중하면 본체 【생명력】이 데미지만큼 곧바로 줄어듭니다: 보통 명중 "
                 f"<b>{dist_text(plain)}</b>, 스페셜이면 달성치만큼 더. 빗나갈 확률 "
                 f"{fmt.prob(loss.probability(0))}, 이 공격 한 번의 평균 감소 "
                 f"<b>{_mean_text(loss.mean())}</b></p>"
@@ -322,8 +326,8 @@ def pursuit_widget(uid: str = "hm-pursuit") -> LiveWidget:
         chance = hm.pursuit_odds(ability, body_defence)
         normal = hm.pc_damage(weapon_power, paragraph)
         chased = hm.pc_damage(weapon_power, paragraph, pursuit=True)
-        text = (f"<p>추격판정 성공 확률 <b>{fmt.prob(chance)}</b> → 성공하면 난전 "
-                f"{hm.PURSUIT_ROUND}라운드째로 치는 추격 라운드 한 번.</p>"
+        text = (fmt.total_first(f"추격판정 {SUCCESS_TOTAL}", chance)
+                + f"<p>추격판정에 성공하면 난전 {hm.PURSUIT_ROUND}라운드째로 치는 추격 라운드 한 번.</p>"
                 f"<p>{hm.paragraph_label(paragraph)}에서 위력 {weapon_power} 무기: 평소 데미지 "
                 f"{dist_text(normal)}, 추격 라운드에서는 <b>{dist_text(chased)}</b></p>"
 )
@@ -437,10 +441,11 @@ def status_defence_widget(uid: str = "hm-status-defence") -> LiveWidget:
         odds = hm.defence_odds(s["ability"], s["attack_value"], bound=pc_bound,
                                threat_bound=threat_bound, threat_diving=threat_diving)
         damage = hm.flying_damage(hm.threat_damage(power), pc_flying, anti_air, threat_flying)
-        lands = odds["failure"] + odds["fumble"]
-        text = (("<p>잠수한 위협의 공격: 방어판정을 할 수 없어 그대로 맞습니다.</p>"
+        lands = hm.failure_chance(odds)
+        text = (fmt.total_first("맞을 확률 (방어판정 실패·펌블)", lands)
+                + ("<p>잠수한 위협의 공격: 방어판정을 할 수 없어 그대로 맞습니다.</p>"
                  if threat_diving else fmt.odds_table(_outcome_rows(odds), "방어판정"))
-                + f"<p>맞을 확률 {fmt.prob(lands)}, 맞으면 데미지 <b>{dist_text(damage)}</b></p>")
+                + f"<p>맞으면 데미지 <b>{dist_text(damage)}</b></p>")
         if pc_bound:
             text += (f"<p>포박된 PC는 라운드 종료 시 【생명력】 "
                      f"{dist_text(hm.bound_round_end_loss())} 감소, 이동 불가</p>")

@@ -271,22 +271,42 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
     """A small inline SVG bar chart of an answer's bars (``x``, ``y``, ``c``, ``t``: positions,
     heights, colours and exact labels, as the page gets them) for the Jupyter view.
 
+    Bars stand at their ``x`` as on the site's plot, one slot per step of ``x`` (the smallest
+    gap between two bars: 1 for outcomes, a bin's width for binned bars), so a gap in ``x`` is a
+    gap in the chart and a name on the axis (``k``) sits under its bar, or under the middle of
+    its group of bars. Bars so sparse that this would draw them thinner than a third of their
+    share stand side by side instead.
+
     >>> entry = {"x": [1, 2], "y": [0.5, 0.5], "c": ["#0072b2"] * 2, "t": ["1/2 (50%)"] * 2}
     >>> bars_svg(entry, "눈").count("<rect")
     2
+    >>> grouped = {"x": [1, 2, 4, 5], "y": [0.25] * 4, "c": ["#0072b2"] * 4, "t": ["1/4"] * 4,
+    ...            "k": [[1.5, "1격"], [4.5, "2격"]]}
+    >>> import re; [float(x) for x in re.findall(r'<rect x="([0-9.]+)"', bars_svg(grouped, "타격"))]
+    [38.8, 126.8, 302.8, 390.8]
     """
     xs = entry.get("x") or []
     if not xs:
         return ""
     top = max(entry["y"]) or 1.0
     n = len(xs)
-    slot = (width - 40) / n
+    lo = min(xs)
+    gaps = [b - a for a, b in zip(xs, xs[1:]) if b > a]
+    unit = min(gaps) if gaps else 1
+    slots = (max(xs) - lo) / unit + 1
+    by_value = slots <= 3 * n
+    slot = (width - 40) / (slots if by_value else n)
+    rank = {x: i for i, x in enumerate(xs)}
+
+    def left_of(x):   # where the slot of the value x begins
+        return 30 + ((x - lo) / unit if by_value else rank.get(x, 0)) * slot
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 36}" '
              f'role="img" aria-label="{html_lib.escape(x_label)}">']
     names = {x: name for x, name in entry.get("k") or ()}
     for i, (x, y, colour, label) in enumerate(zip(xs, entry["y"], entry["c"], entry["t"])):
         h = y / top * height
-        left = 30 + i * slot
+        left = left_of(x)
         parts.append(f'<rect x="{left + slot * 0.1:.1f}" y="{height - h + 4:.1f}" '
                      f'width="{slot * 0.8:.1f}" height="{h:.1f}" fill="{html_lib.escape(colour)}">'
                      f'<title>{html_lib.escape(str(names.get(x, x)))}: {html_lib.escape(label)}'
@@ -294,10 +314,8 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
         if not names and (n <= 40 or i % max(1, n // 20) == 0):
             parts.append(f'<text x="{left + slot / 2:.1f}" y="{height + 18}" font-size="10" '
                          f'text-anchor="middle">{x}</text>')
-    lo = min(xs)
     for x, name in names.items():   # outcomes named under their bars (or their group)
-        centre = 30 + (x - lo + 0.5) * slot
-        parts.append(f'<text x="{centre:.1f}" y="{height + 18}" font-size="10" '
+        parts.append(f'<text x="{left_of(x) + slot / 2:.1f}" y="{height + 18}" font-size="10" '
                      f'text-anchor="middle">{html_lib.escape(name)}</text>')
     parts.append(f'<text x="{width / 2:.0f}" y="{height + 33}" font-size="11" '
                  f'text-anchor="middle">{html_lib.escape(x_label)}</text></svg>')

@@ -253,6 +253,10 @@ class Bars:
     width: float = 0.8
     rows: tuple[tuple[int, Fraction, Fraction], ...] = ()
     note: str = ""
+    #: Runs of consecutive bars drawn as one group, ``(label, number of bars)`` in order (the
+    #: three Strikes of a turn): the site's plot separates the groups at their boundaries, where
+    #: its grid lines would otherwise cut a group in two; the ticks name each group's centre.
+    groups: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_dist(cls, dist, band_of: Callable[[int], str], cumulative: bool = True) -> "Bars":

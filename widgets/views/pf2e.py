@@ -35,12 +35,30 @@ def _degree_head(*first: str) -> list[str]:
     return [*first, *(pf2e.DEGREE_LABELS_KO[k] for k in pf2e.DEGREES)]
 
 
-def _degree_bars(odds: Mapping, offset: int = 0) -> Bars:
-    """One bar per degree of success, named on the axis (a strike group's bars are named by
-    the group instead, see :func:`strike_widget`)."""
-    bars = Bars.outcomes({k: odds[k] for k in pf2e.DEGREES}, pf2e.DEGREE_LABELS_KO,
-                         DEGREE_BANDS, start=offset + 1)
-    return bars if offset == 0 else Bars(bars.x, bars.p, bars.band)
+def _degree_bars(odds: Mapping) -> Bars:
+    """One bar per degree of success, named on the axis."""
+    return Bars.outcomes({k: odds[k] for k in pf2e.DEGREES}, pf2e.DEGREE_LABELS_KO, DEGREE_BANDS)
+
+
+def grouped_bars(groups: list[tuple[str, Mapping]]) -> Bars:
+    """The degree bars of several rolls side by side, one group per roll (``(label, odds)``),
+    a gap between groups, each group named under its own bars (its centre) and marked as a
+    group (:attr:`Bars.groups`: the plot separates groups there, not through them).
+
+    >>> b = grouped_bars([("1격", pf2e.strike_odds(10, 18)), ("2격", pf2e.strike_odds(5, 18))])
+    >>> b.x, b.ticks, b.groups
+    ((1, 2, 3, 4, 6, 7, 8, 9), ((2.5, '1격'), (7.5, '2격')), (('1격', 4), ('2격', 4)))
+    """
+    xs, ps, bands, ticks = [], [], [], []
+    for label, odds in groups:
+        start = xs[-1] + 2 if xs else 1
+        own = [start + i for i in range(len(pf2e.DEGREES))]
+        xs += own
+        ps += [odds[k] for k in pf2e.DEGREES]
+        bands += [DEGREE_BANDS[k] for k in pf2e.DEGREES]
+        ticks.append((sum(own) / len(own), label))
+    return Bars(tuple(xs), tuple(ps), tuple(bands), tuple(ticks),
+                groups=tuple((label, len(pf2e.DEGREES)) for label, _ in groups))
 
 
 # --- display objects (tables rendered from the library) -----------------------------------
@@ -224,22 +242,20 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
     def compute(bonus, ac, agile1, agile2, agile3):
         agile = (agile1, agile2, agile3)
         totals = pf2e.strike_sequence([(bonus, a) for a in agile])
-        rows, xs, ps, bands = [], [], [], []
+        rows, strikes = [], []
         for n, (a, total) in enumerate(zip(agile, totals), start=1):
             odds = pf2e.strike_odds(bonus, ac, attack_number=n, agile=a)
             penalty = pf2e.multiple_attack_penalty(n, a)
             weapon = "날렵함" if a else "보통"
             rows.append([f"{n}격 ({weapon})", number_cell(fmt.signed(penalty)),
                          number_cell(fmt.signed(total)), *_odds_cells(odds)])
-            b = _degree_bars(odds, offset=5 * (n - 1))
-            xs += b.x
-            ps += b.p
-            bands += b.band
+            strikes.append((f"{n}격", odds))
         head = _degree_head("공격", "다중 공격 페널티", "최종 보너스")
-        ticks = tuple((5 * (n - 1) + 2.5, f"{n}격") for n in range(1, len(agile) + 1))
-        return Shown(f"<p>명중 보너스 {fmt.signed(bonus)}, 대상 AC {ac}</p>"
+        hits = [(label, pf2e.success_or_better(odds)) for label, odds in strikes]
+        return Shown(fmt.total_first("명중 (대성공 포함)", hits)
+                     + f"<p>명중 보너스 {fmt.signed(bonus)}, 대상 AC {ac}</p>"
                      + Table(head, rows).html(),
-                     Bars(tuple(xs), tuple(ps), tuple(bands), ticks))
+                     grouped_bars(strikes))
     return LiveWidget(
         uid, [number("bonus", "명중 보너스 (다중 공격 페널티 전)", 6, 22, 10, step=4),
               number("ac", "대상 AC", 14, 30, 18, step=4),
@@ -365,6 +381,7 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
             f"<p>주문시전 능력 수정치 {fmt.signed(ability)}, 숙련 {fmt.signed(p)} "
             f"({_e(_CASTER_PROF[prof])}): 주문 명중굴림 <b>d20 {fmt.signed(attack)}</b>, "
             f"<b>주문 DC {dc}</b></p>"
+            + fmt.total_first("대상이 내성에 성공 (대성공 포함)", pf2e.success_or_better(odds))
             + Table(_degree_head(), [_odds_cells(odds)], row_heads=False,
                     caption=f"내성 수정치 {fmt.signed(save)}인 대상의 내성굴림 결과").html(),
             _degree_bars(odds))

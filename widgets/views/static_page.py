@@ -151,12 +151,34 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
         if "k" in first:   # the bars are outcomes: name them on the axis
             fig.xaxis.ticker = FixedTicker(ticks=[x for x, _ in first["k"]])
             fig.xaxis.major_label_overrides = {x: label for x, label in first["k"]}
+        groups = group_boundaries(widget.shown(**widget.defaults()).bars)
+        if groups is not None:   # bars in groups (a turn's Strikes): grid lines between groups,
+            fig.xgrid.ticker = FixedTicker(ticks=groups)   # never through one at its label
         children.append(fig)
         children.append(Div(text="", name=f"{uid}-picked", sizing_mode="stretch_width",
                             css_classes=["live-picked"]))
         if widget.legend:
             children.append(Div(text=widget.legend_html(), name=f"{uid}-legend"))
     return column(*children, sizing_mode="stretch_width", name=f"{uid}-root")
+
+
+def group_boundaries(bars) -> list[float] | None:
+    """Where the plot separates the groups of :attr:`~widgets.views.live.Bars.groups`: halfway
+    between a group's last bar and the next group's first; ``None`` for bars without groups.
+
+    >>> from widgets.views.pf2e import grouped_bars
+    >>> from widgets import pf2e
+    >>> group_boundaries(grouped_bars([(f"{n}격", pf2e.strike_odds(10, 18, attack_number=n))
+    ...                                for n in (1, 2, 3)]))
+    [5.0, 10.0]
+    """
+    if bars is None or not bars.groups:
+        return None
+    edges, end = [], 0
+    for _, count in bars.groups[:-1]:
+        end += count
+        edges.append((bars.x[end - 1] + bars.x[end]) / 2)
+    return edges
 
 
 def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,

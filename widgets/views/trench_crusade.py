@@ -42,12 +42,19 @@ def _dice_label(net: int) -> str:
     return "±DICE 없음" if net == 0 else f"{fmt.signed(net)} DICE"
 
 
-def _success_shown(net: int, modifier: int) -> Shown:
+#: What a success roll answers first (``tc.success_or_better``).
+SUCCESS_TOTAL = "성공 이상 (성공·대성공)"
+
+
+def _success_shown(net: int, modifier: int, head: str = "") -> Shown:
+    """A success roll's answer: 성공 이상 first, then ``head`` (what made the ±DICE), how to
+    roll it and the three results."""
     dist = tc.success_roll(net, modifier)
     odds = tc.success_odds(net, modifier)
     rows = [(_SUCCESS_LABEL[k], p) for k, p in odds.items()]
     mod = f", 보정치 {fmt.signed(modifier)}" if modifier else ""
-    text = (f"<p>{_dice_label(net)}{mod}: {_dice_phrase(net)}.</p>"
+    text = (fmt.total_first(SUCCESS_TOTAL, tc.success_or_better(odds)) + head
+            + f"<p>{_dice_label(net)}{mod}: {_dice_phrase(net)}.</p>"
             + fmt.odds_table(rows, "성공 굴림 결과"))
     return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
 
@@ -66,7 +73,6 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
     """±DICE: cancel +DICE against −DICE, then show the kept-2 distribution."""
     def compute(plus, minus):
         net = tc.net_dice(plus, minus)
-        shown = _success_shown(net, 0)
         if plus and minus:
             head = (f"<p>+{plus} DICE와 −{minus} DICE가 하나씩 서로 지워져 "
                     f"{'아무것도 남지 않습니다' if net == 0 else _dice_label(net) + '만 남습니다'}.</p>")
@@ -74,7 +80,7 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
             head = f"<p>지울 상대가 없어 {_dice_label(net)}가 그대로 남습니다.</p>"
         else:
             head = "<p>±DICE가 붙지 않았습니다.</p>"
-        return Shown(head + shown.html, shown.bars)
+        return _success_shown(net, 0, head)
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
         compute, title="±DICE 상쇄", x_label="남긴 두 눈의 합",
@@ -179,11 +185,12 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
             need = next(lo for key, _, lo, _ in tc.SUCCESS_CHART if key == "success")
             text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 조작이 이어집니다.</p>" if count == 1 else
                     f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 조작이 이어집니다.</p>")
-        rows = [("조작이 이어질 확률", goes_on), ("조작이 끝날 확률", 1 - goes_on)]
+        text = (fmt.total_first("조작이 이어질 확률", goes_on) + text
+                + f"<p>조작이 끝날 확률 {fmt.prob(1 - goes_on)}</p>")
         bars = Bars.outcomes({"stop": 1 - goes_on, "go": goes_on},
                              {"stop": "조작 종료", "go": "계속"},
                              {"stop": "failure", "go": "success"}, start=0)
-        return Shown(text + fmt.odds_table(rows), bars)
+        return Shown(text, bars)
     return LiveWidget(
         uid, [select("action", "행동", _RISKY, "dash"), number("dice", "순 ±DICE", -3, 3, 0),
               number("modifier", "보정치", -2, 2, 0)],
@@ -201,8 +208,9 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
         need = ("이동력만으로 1\" 안에 닿습니다" if face == 0 else
                 "어떤 눈이 나와도 1\" 안에 닿지 못합니다" if face > 6 else
                 f"D6 눈이 {face} 이상이면 1\" 안에 닿아 단병접전에 들어갑니다")
-        text = (f"<p>대상까지 {distance}\", 이동력 {movement}\": {need}.</p>"
-                + fmt.odds_table([("돌격이 닿을 확률", p), ("닿지 못할 확률", 1 - p)]))
+        text = (fmt.total_first("돌격이 닿을 확률", p)
+                + f"<p>대상까지 {distance}\", 이동력 {movement}\": {need}. "
+                f"닿지 못할 확률 {fmt.prob(1 - p)}</p>")
         return Shown(text, bars)
     return LiveWidget(
         uid, [number("movement", "이동력 (인치)", 4, 8, 6),
@@ -218,7 +226,9 @@ def markers_widget(uid: str = "tc-markers") -> LiveWidget:
         before_odds, after_odds = tc.success_odds(base), tc.success_odds(after)
         table = Table(["", "쓰기 전", "쓴 뒤"], [[_SUCCESS_LABEL[k], before_odds[k], after_odds[k]]
                                              for k in before_odds])
-        text = (f"<p>행동의 ±DICE {fmt.signed(base)} → 표식을 쓴 뒤 {fmt.signed(after)}</p>"
+        text = (fmt.total_first(SUCCESS_TOTAL, [("쓰기 전", tc.success_or_better(before_odds)),
+                                                ("쓴 뒤", tc.success_or_better(after_odds))])
+                + f"<p>행동의 ±DICE {fmt.signed(base)} → 표식을 쓴 뒤 {fmt.signed(after)}</p>"
                 + table.html())
         dist = tc.success_roll(after)
         return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
@@ -301,7 +311,8 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         base = injury_dice + (1 if target_down else 0)
         def how(net):
             return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
-        text = (f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
+        text = (fmt.total_first("명중 (성공 굴림이 성공·대성공)", tc.success_or_better(roll))
+                + f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
                 f"대성공하면 {how(base + 1)} 굴립니다"
                 + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "")
                 + (f", 부상 굴림 합계에 {fmt.signed(injury_mod)}" if injury_mod else "") + ". "
@@ -332,9 +343,8 @@ def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
         long_range = tc.ranged_band(distance, weapon_range).modifier < 0
         notes = [n for n, on in (("장거리(사거리 절반 초과) −1", long_range), ("엄폐 −1", cover),
                                  ("고지 +1", elevated)) if on]
-        shown = _success_shown(net, 0)
         head = f"<p>적용: {', '.join(notes) or '없음'} → {_dice_label(net)}</p>"
-        return Shown(head + shown.html, shown.bars)
+        return _success_shown(net, 0, head)
     return LiveWidget(
         uid, [select("weapon_range", "무기 사거리", ranges, 24),
               number("distance", "대상까지 거리 (인치)", 1, 36, 14),

@@ -142,7 +142,8 @@ def movement_widget(uid: str = "uf-move") -> LiveWidget:
             return Shown(text)
         odds = uf.check_odds(skill, hard=kind == "run")
         target = uf.effective_target(skill, hard=kind == "run")
-        text += fmt.odds_table(_check_rows(odds), f"기능 {skill}의 다음 판정 (목표치 {target})")
+        text += (fmt.total_first("다음 판정 성공 (스페셜 포함)", uf.success_chance(odds))
+                 + fmt.odds_table(_check_rows(odds), f"기능 {skill}의 다음 판정 (목표치 {target})"))
         return Shown(text, _check_bars(odds))
     return LiveWidget(
         uid, [number("mov", "MOV", 6, 10, 8, step=2), number("distance", "이동 거리 (m)", 0, 30, 12, step=2),
@@ -166,9 +167,12 @@ def _defence_choices() -> dict[str, str]:
 
 
 #: Short table labels of the hit widget (the full ones, ``OUTCOME_LABELS``, stand in the text).
-HIT_SHORT = {"attacker_wins": "명중", "attacker_wins_special": "스페셜 명중",
+HIT_SHORT = {"attacker_wins": "보통 명중", "attacker_wins_special": "스페셜 명중",
              "defender_wins": "막음/피함", "defender_wins_special": "스페셜 방어",
              "both_fail": "빗나감"}
+
+#: What the hit widgets answer first: the attack hits, whatever the grade (``uf.hit_chance``).
+HIT_TOTAL = "명중 (스페셜 포함)"
 
 _OUTCOME_BAND = {"attacker_wins": "success", "attacker_wins_special": "critical",
                  "defender_wins": "neutral", "defender_wins_special": "down",
@@ -192,7 +196,8 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
             d_target = uf.effective_target(defense, hard=defense_hard, penalty=penalty)
             d_text = f"{'회피' if defence.startswith('dodge:') else '막기'} {d_target}"
         rows = [(HIT_SHORT[k], p) for k, p in odds.items()]
-        text = f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows)
+        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds))
+                + f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows))
         bars = Bars.outcomes(odds, HIT_SHORT, _OUTCOME_BAND)
         return Shown(text, bars)
     return LiveWidget(
@@ -403,9 +408,9 @@ def range_widget(uid: str = "uf-range") -> LiveWidget:
         defence = ("총기는 탄속이 빨라 막을 수도 피할 수도 없습니다" if firearm and response != "none" else
                    "방어 굴림 없음" if not allowed else
                    f"{_E(uf.RANGED_RESPONSES[response])}: {'어려움' if hard else '보통'} 난이도")
-        hit = odds["attacker_wins"] + odds["attacker_wins_special"]
-        text = (f"<p>{_E(weapon)}, {distance}m: 쏘는 쪽 <b>{_E(uf.RANGE_LABELS[difficulty])}</b>. "
-                f"맞는 쪽: {defence}. 명중 확률 <b>{fmt.prob(hit)}</b></p>"
+        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds))
+                + f"<p>{_E(weapon)}, {distance}m: 쏘는 쪽 <b>{_E(uf.RANGE_LABELS[difficulty])}</b>. "
+                f"맞는 쪽: {defence}.</p>"
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()]))
         bars = Bars.outcomes(odds, HIT_SHORT, _OUTCOME_BAND)
         return Shown(text, bars)
@@ -502,7 +507,8 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
         target = uf.effective_target(attack, hard=attack_hard, settings=settings)
         check = uf.check_odds(attack, hard=attack_hard, settings=settings)
         odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard, settings=settings)
-        text = (settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
+        text = (fmt.total_first(f"공격 {attack} 대 방어 {defense}의 {HIT_TOTAL}", uf.hit_chance(odds))
+                + settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
                 + fmt.odds_table(_check_rows(check), f"공격 기능 {attack}의 판정 한 번 (목표치 {target})")
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()],
                                  f"명중 판정: 공격 {attack} 대 방어 {defense}"))
@@ -517,7 +523,7 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
               select("margin", "성공 폭 (가정)", _MARGIN_CHOICES, "target_minus_roll"),
               toggle("attack_hard", "공격이 어려움 난이도")],
         compute, title="판정 설정 바꿔 보기 (가정)",
-        x_label="1 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
+        x_label="1 보통 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
 
 
 ALL_WIDGETS = [turn_order_widget, movement_widget, settings_widget, hit_widget, damage_widget,
