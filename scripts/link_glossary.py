@@ -3,7 +3,7 @@
 usage: python scripts/link_glossary.py [NOTEBOOK ...]   (default: every chapter and quick reference)
 
 The terms come from book/glossary.md: each ## section belongs to the chapter its first line links
-({doc}`… <chapter>`); the block without a chapter (공통) applies everywhere. A term is found in the
+(``[… 장](<chapter.ipynb>)``); the block without a chapter (공통) applies everywhere. A term is found in the
 text by its name without the game in brackets ("피해 (언더페이스)" → "피해"), or by the forms in
 SURFACES. Idempotent: a section that already links a term is left alone. Only markdown cells change,
 one line at a time, never headings, code, links or existing roles. Run it after adding a section.
@@ -67,7 +67,7 @@ def glossary_terms() -> dict[str | None, list[str]]:
     text = (BOOK / "glossary.md").read_text(encoding="utf-8")
     out: dict[str | None, list[str]] = {}
     for block in re.split(r"^## ", text, flags=re.M)[1:]:
-        doc = re.search(r"\{doc\}`[^`]*<([a-z0-9_]+)>`", block.split("```{glossary}")[0])
+        doc = re.search(r"\]\(<([a-z0-9_]+)\.ipynb>\)", block.split("```{glossary}")[0])
         body = re.search(r"```\{glossary\}\n(.*?)```", block, flags=re.S).group(1)
         terms = [line.strip() for line in body.splitlines() if line and not line.startswith(" ")]
         out[doc.group(1) if doc else None] = terms

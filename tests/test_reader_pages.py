@@ -81,7 +81,7 @@ def test_chapter_links_its_terms_to_the_glossary(chapter):
     text = markdown_of(BOOK / f"{chapter}.ipynb")
     roles = TERM_ROLE.findall(text)
     assert len(roles) >= 20, chapter
-    assert f"<quickref/{chapter}>" in text       # the chapter points to its quick reference
+    assert f"(<quickref/{chapter}.ipynb>)" in text       # the chapter links its quick reference
     unknown = [(shown, target) for shown, target in roles
                if (target or shown).strip().casefold() not in names]
     assert unknown == []
@@ -93,8 +93,8 @@ def test_chapter_links_its_terms_to_the_glossary(chapter):
 def test_intro_links_every_chapter_quick_reference_and_the_glossary():
     text = markdown_of(BOOK / "intro.ipynb")
     for chapter in CHAPTERS:
-        assert f"<{chapter}>" in text and f"<quickref/{chapter}>" in text
-    assert "<glossary>" in text and "{term}`보충 규칙`" in text and "{term}`가정`" in text
+        assert f"(<{chapter}.ipynb>)" in text and f"(<quickref/{chapter}.ipynb>)" in text
+    assert "(<glossary.md>)" in text and "{term}`보충 규칙`" in text and "{term}`가정`" in text
 
 
 # --- quick references --------------------------------------------------------------------
