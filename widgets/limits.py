@@ -14,7 +14,7 @@ widgets.errors.RuleInputError: 101D200 is too big: dice × sides may be at most 
 """
 from __future__ import annotations
 
-from .errors import RuleInputError, particle, require_items
+from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -63,8 +63,8 @@ MAX_BANDS = 100
 MAX_NUMBER_TEXT = 1000
 #: Characters of one name the library looks up (a rank, an armour, a weapon, a load, a bonus type,
 #: a choice): longer text is refused unread, before it is normalised (stripped, lower-cased, spaces
-#: removed) for the lookup, so a refusal never copies the text it refuses.
-MAX_NAME_TEXT = 100
+#: removed) for the lookup, so a refusal never copies the text it refuses. (Defined with the
+#: validators in :mod:`widgets.errors`, which read it; imported above.)
 
 
 def _why() -> str:
