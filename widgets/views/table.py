@@ -23,7 +23,38 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence, Union
 
-from . import format as fmt
+
+
+# --- exact numbers as text (``widgets.views.format`` re-exports these) --------------------------------
+def percent(p: Fraction, digits: int = 2) -> str:
+    """Percent rounded half-up from the exact value; tiny non-zero values never show as 0.
+
+    >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**9)), percent(Fraction(0))
+    ('33.33%', '< 0.01%', '0%')
+    """
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    scale = 10**digits
+    rounded = Fraction(int(p * 100 * scale + Fraction(1, 2)), scale)
+    if rounded == 0:
+        return f"< {1 / scale:.{digits}f}%"
+    if rounded == 100:
+        return f"> {100 - 1 / scale:.{digits}f}%"
+    return f"{float(rounded):.{digits}f}%"
+
+
+def fraction(x: Fraction) -> str:
+    """``7/2``, or ``3`` when whole."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def prob(p: Fraction) -> str:
+    """Exact fraction and percent: ``5/12 (41.67%)``."""
+    return f"{fraction(p)} ({percent(Fraction(p))})"
+
 
 
 @dataclass(frozen=True)
@@ -52,7 +83,7 @@ def prob_cell(p: Fraction, strong: bool = False) -> Cell:
     >>> prob_cell(Fraction(1, 4)).text
     '1/4 (25.00%)'
     """
-    return Cell(fmt.prob(Fraction(p)), strong=strong, number=True)
+    return Cell(prob(Fraction(p)), strong=strong, number=True)
 
 
 def number_cell(text: object, strong: bool = False) -> Cell:
