@@ -76,7 +76,8 @@ MAX_TERM_DICE = 200
 MAX_ROLLED_DICE = 10_000
 #: A roll that can go on without end (exploding dice, rerolls that add dice) is shown outcome by
 #: outcome until what is left is at most this, and that rest is given as one exact number.
-OPEN_REST = Fraction(1, 1_000_000)
+OPEN_REST_DENOMINATOR = 1_000_000
+OPEN_REST = Fraction(1, OPEN_REST_DENOMINATOR)
 #: Most outcomes computed for such a roll (the same as the totals of the biggest sum).
 MAX_OPEN_REACH = 20_000
 #: Most steps of the recurrence that computes such a roll (outcomes × faces that roll again).
@@ -308,8 +309,9 @@ def limits_table() -> list[dict[str, object]]:
         ("MAX_ROLLED_DICE", MAX_ROLLED_DICE,
          "한 굴림에 모두 굴리는 주사위 개수, 폭발·다시 굴리기로 더 굴리는 것 포함 (BCDice의 한도)",
          "dice one roll rolls in all, extra rolls included (BCDice's limit)"),
-        ("OPEN_REST", OPEN_REST, "끝없이 이어질 수 있는 굴림에서 하나로 묶어 보이는 나머지 확률의 최댓값",
-         "the most probability left as one rest of a roll that can go on without end"),
+        ("OPEN_REST_DENOMINATOR", OPEN_REST_DENOMINATOR,
+         "끝없이 이어질 수 있는 굴림에서 하나로 묶어 보이는 나머지 확률은 이 수분의 1 이하 (OPEN_REST)",
+         "the rest of a roll that can go on without end, shown as one number, is at most 1 over this"),
         ("MAX_OPEN_REACH", MAX_OPEN_REACH, "끝없이 이어질 수 있는 굴림에서 계산하는 결과의 수",
          "outcomes computed for a roll that can go on without end"),
         ("MAX_SERIES_STEPS", MAX_SERIES_STEPS, "그 계산의 단계 수 (결과 수 × 다시 굴리는 눈의 수)",
