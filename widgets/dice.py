@@ -354,7 +354,10 @@ def _poly_mul(a: list[int], b: list[int], checked: bool = True) -> list[int]:
     width = _slot_bytes(bound.bit_length())
     if checked:
         limits.check_product(count * width * 8)
-    if count * width * 8 >= _DECIMAL_FROM_BITS and bound.bit_length() < 12_000:
+    # decimal's fast multiplication pays off when both factors are big; a short factor (4D6KH3
+    # added to 100D100) multiplies faster as a plain integer
+    if len(b) * width * 8 >= _DECIMAL_FROM_BITS // 4 and count * width * 8 >= _DECIMAL_FROM_BITS \
+            and bound.bit_length() < 12_000:
         return _mul_decimal(a, b, len(str(bound)))
     return _unpack(_pack(a, width) * _pack(b, width), width, count)
 
@@ -881,6 +884,20 @@ Series = tuple  # ((degree, weight), ...) sorted by degree
 def _checked_series(P: object, m: object, K: object, n: object) -> tuple[Series, int, Series, int]:
     """(P, m, K, n) of a chain (see :func:`open_series`), checked: small whole numbers, degrees
     in order, K without a constant term, P(1) + K(1) = m (the chain's probabilities add up)."""
+    if type(P) is tuple and type(K) is tuple and type(m) is int and type(n) is int:
+        try:
+            return _checked_series_cached(P, m, K, n)
+        except TypeError:                    # not hashable: checked below
+            pass
+    return _check_series(P, m, K, n)
+
+
+@lru_cache(maxsize=256)
+def _checked_series_cached(P: Series, m: int, K: Series, n: int) -> tuple[Series, int, Series, int]:
+    return _check_series(P, m, K, n)
+
+
+def _check_series(P: object, m: object, K: object, n: object) -> tuple[Series, int, Series, int]:
     m = require_int(m, "m", "주사위 면 수", 1, limits.MAX_SIDES ** 2)
     n = require_int(n, "n", "주사위 개수", 0, limits.MAX_ROLLED_DICE)
     polys = []
@@ -937,11 +954,12 @@ def _series_shape(P: Series, m: int, K: Series, n: int, cut: int) -> tuple[int, 
 
 
 def series_work(P: Series, m: int, K: Series, n: int, cut: int) -> tuple[int, int]:
-    """(recurrence steps, bits of the packed product) of :func:`_series` to ``cut``: what
-    :func:`~widgets.limits.check_open` bounds before anything is computed.
+    """(work of the recurrence and of reading the result: coefficients × their bits, bits of the
+    packed product) of :func:`_series` to ``cut``: what :func:`~widgets.limits.check_open` bounds
+    before anything is computed.
 
     >>> series_work(((1, 1), (2, 1), (3, 1), (4, 1), (5, 1)), 6, ((6, 1),), 2, 40)
-    (38, 1472)
+    (1482, 1472)
     """
     P, m, K, n = _checked_series(P, m, K, n)
     cut = require_int(cut, "cut", "계산할 경계", -10**6, 10**6)
@@ -955,10 +973,11 @@ def series_work(P: Series, m: int, K: Series, n: int, cut: int) -> tuple[int, in
     b_width = length if K else 1
     # every coefficient of (m − K)^−n is at most the sum of them all, (m − K(1))^−n
     b_bits = int((n + jumps) * math.log2(m) - n * math.log2(m - sum(c for _, c in K))) + 2
-    steps = length * len(K)
+    total_bits = int((n + jumps) * math.log2(m)) + 1
+    work = length * (max(1, len(K)) * b_bits + total_bits)
     if p_width == 1 or b_width == 1:
-        return steps, 0
-    return steps, dense_sum_bits(p_width, b_width, p_bits, b_bits)
+        return work, 0
+    return work, dense_sum_bits(p_width, b_width, p_bits, b_bits)
 
 
 @lru_cache(maxsize=128)
@@ -1003,29 +1022,61 @@ def series_reach(P: Series, m: int, K: Series, n: int, rest: Fraction) -> int:
     """
     P, m, K, n = _checked_series(P, m, K, n)
     eps = float(require_number(rest, "rest", "나머지", Fraction(1, 10**30), 1))
+    return _reach(P, m, K, n, eps)
+
+
+def _runs(poly: Series) -> tuple[tuple[int, int, float], ...]:
+    """A polynomial as runs of consecutive degrees with one weight: (first degree, length, log
+    weight); a die's faces are one or two runs, so the bound below costs a few exponentials."""
+    runs: list[list] = []
+    for d, c in poly:
+        if runs and runs[-1][0] + runs[-1][1] == d and runs[-1][2] == c:
+            runs[-1][1] += 1
+        else:
+            runs.append([d, 1, c])
+    return tuple((d, length, math.log(c)) for d, length, c in runs)
+
+
+def _log_sum(runs: tuple, t: float) -> float:
+    """log Σ weight·e^(degree·t) over the runs (t > 0), without overflow."""
+    logs = []
+    for d, length, log_c in runs:
+        # Σ_{j<length} e^((d+j)t) = e^(dt)·(e^(length·t) − 1)/(e^t − 1)
+        logs.append(log_c + d * t + (math.log(math.expm1(length * t) / math.expm1(t))
+                                     if length * t < 700 else (length - 1) * t - math.log1p(-math.exp(-t))))
+    top = max(logs)
+    return top + math.log(math.fsum(math.exp(v - top) for v in logs))
+
+
+@lru_cache(maxsize=256)
+def _reach(P: Series, m: int, K: Series, n: int, eps: float) -> int:
     if not K:
         return n * P[-1][0] + 1
-
-    def log_sum(poly: Series, t: float) -> float:
-        top = max(math.log(c) + d * t for d, c in poly)
-        return top + math.log(math.fsum(math.exp(math.log(c) + d * t - top) for d, c in poly))
-
+    p_runs, k_runs = _runs(P), _runs(K)
     log_m = math.log(m)
     hi = 1.0
-    while log_sum(K, hi) < log_m:
+    while _log_sum(k_runs, hi) < log_m:
         hi *= 2
     lo = 0.0
-    for _ in range(60):                      # the largest t with K(e^t) < m
+    for _ in range(48):                      # the largest t with K(e^t) < m
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if log_sum(K, mid) < log_m else (lo, mid)
-    best = math.inf
-    for i in range(1, 64):
-        t = lo * i / 64
-        room = m - math.exp(log_sum(K, t))
-        if room <= 0:
-            continue
-        bound = (n * (log_sum(P, t) - math.log(room)) - math.log(eps)) / t
-        best = min(best, bound)
+        lo, hi = (mid, hi) if _log_sum(k_runs, mid) < log_m else (lo, mid)
+
+    def bound(t: float) -> float:
+        room = m - math.exp(_log_sum(k_runs, t))
+        if room <= 0 or t <= 0:
+            return math.inf
+        return (n * (_log_sum(p_runs, t) - math.log(room)) - math.log(eps)) / t
+
+    best = min(bound(lo * i / 32) for i in range(1, 32))
+    a, b = 0.0, lo                           # then a golden-section search near the best
+    for _ in range(40):
+        c, d = b - (b - a) * 0.618, a + (b - a) * 0.618
+        if bound(c) < bound(d):
+            b = d
+        else:
+            a = c
+    best = min(best, bound((a + b) / 2))
     return int(math.ceil(best)) + 1 if math.isfinite(best) else 10**9
 
 

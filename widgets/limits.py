@@ -80,8 +80,14 @@ OPEN_REST_DENOMINATOR = 1_000_000
 OPEN_REST = Fraction(1, OPEN_REST_DENOMINATOR)
 #: Most outcomes computed for such a roll (the same as the totals of the biggest sum).
 MAX_OPEN_REACH = 20_000
-#: Most steps of the recurrence that computes such a roll (outcomes × faces that roll again).
-MAX_SERIES_STEPS = 400_000
+#: Most work of computing and reading such a roll (outcomes × faces that roll again × the bits of
+#: their weights, which grow with every roll again), and most bits of the one packed product that
+#: joins its parts: smaller than :data:`MAX_PRODUCT_BITS`, so that the in-page engine answers
+#: the heaviest within half a second.
+MAX_SERIES_STEPS = 6_000_000
+MAX_SERIES_PRODUCT_BITS = 1_000_000
+#: Most D66 rolls added up in one term (``50D66``): each is two dice read as tens and units.
+MAX_D66_DICE = 50
 #: Most repetitions of one command (``x5 2D6``) and items of one choice (``choice[A,B,C]``): BCDice's
 #: own limits (``REPEAT_LIMIT``, 100 items).
 MAX_REPEAT = 100
@@ -251,10 +257,15 @@ def check_open(reach: int, steps: int, bits: int) -> None:
             f"보여야 해서, {MAX_OPEN_REACH}가지까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
     if steps > MAX_SERIES_STEPS:
         raise RuleInputError(
-            f"the roll goes on too long: {steps} steps, at most {MAX_SERIES_STEPS}, {_why()}",
-            f"끝없이 이어질 수 있는 굴림이 너무 큽니다: 계산이 {steps}단계로, {MAX_SERIES_STEPS}단계까지만 "
-            "계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
-    check_product(bits)
+            f"the roll goes on too long: {steps} bit-steps of work, at most {MAX_SERIES_STEPS}, {_why()}",
+            f"끝없이 이어질 수 있는 굴림이 너무 큽니다: 계산량이 {steps}(결과 수 × 비트 수)로, "
+            f"{MAX_SERIES_STEPS}까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+    if bits > MAX_SERIES_PRODUCT_BITS:
+        raise RuleInputError(
+            f"the roll goes on too long: joining it takes a {bits}-bit product, at most "
+            f"{MAX_SERIES_PRODUCT_BITS}, {_why()}",
+            f"끝없이 이어질 수 있는 굴림이 너무 큽니다: 계산을 합치는 곱이 {bits}비트로, "
+            f"{MAX_SERIES_PRODUCT_BITS}비트까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
 
 
 def refuse_pool(count: int) -> None:
@@ -314,8 +325,12 @@ def limits_table() -> list[dict[str, object]]:
          "the rest of a roll that can go on without end, shown as one number, is at most 1 over this"),
         ("MAX_OPEN_REACH", MAX_OPEN_REACH, "끝없이 이어질 수 있는 굴림에서 계산하는 결과의 수",
          "outcomes computed for a roll that can go on without end"),
-        ("MAX_SERIES_STEPS", MAX_SERIES_STEPS, "그 계산의 단계 수 (결과 수 × 다시 굴리는 눈의 수)",
-         "steps of that computation (outcomes × faces that roll again)"),
+        ("MAX_SERIES_STEPS", MAX_SERIES_STEPS,
+         "그 계산과 읽기의 양 (결과 수 × 다시 굴리는 눈의 수 × 가중치의 비트 수)",
+         "work of computing and reading it (outcomes × faces that roll again × bits of the weights)"),
+        ("MAX_SERIES_PRODUCT_BITS", MAX_SERIES_PRODUCT_BITS, "그 계산을 합치는 곱의 비트 수",
+         "bits of the product that joins that computation"),
+        ("MAX_D66_DICE", MAX_D66_DICE, "식의 한 항에 더하는 D66의 수", "D66 rolls added up in one term"),
         ("MAX_REPEAT", MAX_REPEAT, "반복 명령(x5 2D6)의 반복 횟수 (BCDice의 한도)",
          "repetitions of one command (BCDice's limit)"),
         ("MAX_CHOICE_ITEMS", MAX_CHOICE_ITEMS, "choice 명령의 항목 수 (BCDice의 한도)",

@@ -2505,6 +2505,9 @@ class _Plan:
         return _Shape(keep, keep * sides, (sides ** count).bit_length())
 
     def d66(self, count: int) -> _Shape:
+        if count > limits.MAX_D66_DICE:
+            raise RuleInputError(f"at most {limits.MAX_D66_DICE} D66 rolls in one term, got {count}",
+                                 f"한 항에 더하는 D66은 {limits.MAX_D66_DICE}개까지입니다 (입력: {count}개).")
         limits.check_sum(count, 6)
         bits = (6 ** count).bit_length()
         self.budget(dense_sum_bits(50 * count + 1, 5 * count + 1, bits, bits))
@@ -2663,18 +2666,21 @@ def _open_reach(node: Node, rest: Fraction) -> int:
     return f(_open_reach(opened, rest) - 1) + 1
 
 
-def _open_eval(node: Node, need: int, plan: bool) -> "Dist | OpenDist | None":
-    """The distribution of ``node``, exact below ``need`` (with ``plan``, only the checks)."""
+def _open_eval(node: Node, need: int, plan: bool) -> "Dist | OpenDist | _Shape":
+    """The distribution of ``node``, exact below ``need``; with ``plan``, only the checks and
+    its shape (lowest outcome, highest computed, bits of its total weight), so that the sums of
+    an exploding term with other terms are checked before any of them is computed."""
     if isinstance(node, Special) and node.kind in _OPEN_KINDS:
         P, m, K, n = _open_spec(node)
-        cut = max(need, P[0][0] * n)
-        limits.check_open(cut - P[0][0] * n, *_dice.series_work(P, m, K, n, cut))
-        return None if plan else _dice.open_series(P, m, K, n, below=cut)
-    if not _is_open(node):
+        low = P[0][0] * n
+        cut = max(need, low)
+        limits.check_open(cut - low, *_dice.series_work(P, m, K, n, cut))
         if plan:
-            _bounded_shape(node)
-            return None
-        return _bounded(node)
+            jumps = _dice._series_shape(P, m, K, n, cut)[2]
+            return _Shape(low, cut - 1, int((n + jumps) * m.bit_length()) + 1)
+        return _dice.open_series(P, m, K, n, below=cut)
+    if not _is_open(node):
+        return _bounded_shape(node) if plan else _bounded(node)
     if isinstance(node, Sum):
         lows = [(_open_low(t) if s > 0 else -_bounded_shape(t).high) for s, t in node.terms]
         total_low = sum(lows)
@@ -2682,27 +2688,36 @@ def _open_eval(node: Node, need: int, plan: bool) -> "Dist | OpenDist | None":
         for (sign, term), low in zip(node.terms, lows):
             part = _open_eval(term, need - (total_low - low), plan)
             if plan:
+                shape = part if sign > 0 else _Shape(-part.high, -part.low, part.bits)
+                if result is not None and result.width > 1 and shape.width > 1:
+                    bits = dense_sum_bits(min(result.width, need - result.low + 1),
+                                          min(shape.width, need - shape.low + 1), result.bits, shape.bits)
+                    limits.check_open(0, 0, bits)
+                result = shape if result is None else _Shape(result.low + shape.low, min(
+                    result.high + shape.high, need), result.bits + shape.bits)
                 continue
             if sign < 0:
                 part = -part  # type: ignore[operator]
             result = part if result is None else result + part  # type: ignore[operator]
-        return result
+        return result  # type: ignore[return-value]
     if isinstance(node, Divided):
         f = (lambda v, d=node.divisor: divide_up(v, d))
-        opened, mean_of = node.part, None
+        opened, mean_of, scale = node.part, None, node.divisor
     else:
         opened, value, f = _open_map(node)  # type: ignore[arg-type]
         if value == 0:                       # times 0 is 0; BCDice's division by 0 is 1
-            return None if plan else Dist.constant(0 if node.op == "*" else 1)
+            constant = 0 if node.op == "*" else 1
+            return _Shape(constant, constant, 1) if plan else Dist.constant(constant)
         mean_of = value if node.op == "*" else None
+        scale = abs(value)
     low = _open_low(opened)
-    lo, hi = low, max(low, need) * (abs(value) if not isinstance(node, Divided) else node.divisor) + 2
+    lo, hi = low, max(low, need) * scale + 2
     while lo < hi:                           # the least v with f(v) ≥ need (f never decreases)
         mid = (lo + hi) // 2
         lo, hi = (mid + 1, hi) if f(mid) < need else (lo, mid)
     part = _open_eval(opened, lo, plan)
     if plan:
-        return None
+        return _Shape(f(part.low), max(f(part.low), f(part.high)), part.bits)
     if isinstance(part, Dist):
         return part.map(f)
     mean = None if mean_of is None or part.mean() is None else part.mean() * mean_of
@@ -2858,6 +2873,11 @@ def _check_upper(roll: UpperRoll, reader: _Reader) -> None:
         if roll.comparison is None:
             total = 1 + sum(_dice.series_reach(*s, share) - 1 for s in specs)
             limits.check_open(total, *_dice.series_work(P, m, K, n, total))
+    if roll.comparison is None:                  # the highest: P(max ≤ v) for every v below the cut
+        cut = max(_dice.series_reach(P, m, K, 1, share) for P, m, K, _ in specs)
+        weight_bits = sum(n * (1 + _dice._series_shape(P, m, K, 1, cut)[2]) * m.bit_length()
+                          for P, m, K, n in specs)
+        limits.check_open(cut, cut * weight_bits, 0)
     del reader
 
 
@@ -2886,11 +2906,18 @@ def _upper_highest(roll: UpperRoll) -> OpenDist:
     total = 1
     for one, n in ones:
         total *= one.total ** n
+    cdfs = []                                   # each group's P(V ≤ v) for v < cut, as weights
+    for one, n in ones:
+        running, cdf = 0, []
+        for v in range(cut):
+            running += one._weights.get(v, 0)
+            cdf.append(running)
+        cdfs.append((cdf, n))
     weights, previous = {}, 0
     for v in range(1, cut):
         below = 1
-        for one, n in ones:
-            below *= sum(w for u, w in one._weights.items() if u <= v) ** n
+        for cdf, n in cdfs:
+            below *= cdf[v] ** n
         if below != previous:
             weights[v + roll.modifier] = below - previous
         previous = below

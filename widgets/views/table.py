@@ -45,9 +45,33 @@ def percent(p: Fraction, digits: int = 2) -> str:
     return f"{float(rounded):.{digits}f}%"
 
 
+#: Digits of a numerator or denominator written out at most (Python refuses to write whole numbers
+#: of more than 4,300 digits; an exact probability of a long roll can have more).
+MAX_FRACTION_DIGITS = 4000
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of a whole number, without writing it out."""
+    n = abs(n)
+    digits = int(n.bit_length() * 0.30102999566398120) + 1
+    while digits > 1 and 10 ** (digits - 1) > n:
+        digits -= 1
+    while 10 ** digits <= n:
+        digits += 1
+    return digits
+
+
 def fraction(x: Fraction) -> str:
-    """``7/2``, or ``3`` when whole."""
+    """``7/2``, or ``3`` when whole; a fraction too long to write out says how long it is (the
+    percent beside it in :func:`prob` is exact to its digits).
+
+    >>> fraction(Fraction(7, 2)), fraction(Fraction(1, 6 ** 6000))
+    ('7/2', '1/(4669자리 수)')
+    """
     x = Fraction(x)
+    if max(x.numerator.bit_length(), x.denominator.bit_length()) > MAX_FRACTION_DIGITS * 3.3:
+        num = str(x.numerator) if abs(x.numerator) < 10 ** 30 else f"({_digits(x.numerator)}자리 수)"
+        return f"{num}/({_digits(x.denominator)}자리 수)"
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
