@@ -186,17 +186,19 @@ class Dist:
         return {v: _reduced_by(w, total, factors) for v, w in self._weights.items()}
 
     def at_least(self, threshold: int) -> Fraction:
-        return Fraction(sum(w for v, w in self._weights.items() if v >= threshold), self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v >= threshold), self._total,
+                           self._total_factors())
 
     def at_most(self, threshold: int) -> Fraction:
-        return Fraction(sum(w for v, w in self._weights.items() if v <= threshold), self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v <= threshold), self._total,
+                           self._total_factors())
 
     def between(self, low: int | None, high: int | None) -> Fraction:
         """P(low ≤ X ≤ high); ``None`` leaves that side open."""
-        return Fraction(
+        return _reduced_by(
             sum(w for v, w in self._weights.items()
                 if (low is None or v >= low) and (high is None or v <= high)),
-            self._total,
+            self._total, self._total_factors(),
         )
 
     def bands(self, bands: Iterable[tuple[str, int | None, int | None]]) -> dict[str, Fraction]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html as html_lib
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
 
@@ -37,7 +38,8 @@ def percent(p: Fraction, digits: int = 2) -> str:
     if p == 1:
         return "100%"
     scale = 10**digits
-    rounded = Fraction(int(p * 100 * scale + Fraction(1, 2)), scale)
+    p = Fraction(p)                      # half-up in whole numbers: no gcd of long numbers
+    rounded = Fraction((2 * 100 * scale * p.numerator + p.denominator) // (2 * p.denominator), scale)
     if rounded == 0:
         return f"< {1 / scale:.{digits}f}%"
     if rounded == 100:
@@ -50,13 +52,18 @@ def percent(p: Fraction, digits: int = 2) -> str:
 MAX_FRACTION_DIGITS = 4000
 
 
+@lru_cache(maxsize=64)
+def _ten_to(k: int) -> int:
+    return 10**k
+
+
 def _digits(n: int) -> int:
     """Decimal digits of a whole number, without writing it out."""
     n = abs(n)
     digits = int(n.bit_length() * 0.30102999566398120) + 1
-    while digits > 1 and 10 ** (digits - 1) > n:
+    while digits > 1 and _ten_to(digits - 1) > n:
         digits -= 1
-    while 10 ** digits <= n:
+    while _ten_to(digits) <= n:
         digits += 1
     return digits
 
