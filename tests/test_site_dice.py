@@ -49,16 +49,16 @@ def _marks(roll: str) -> list[str]:
     marks = [str(command)]
     if isinstance(dist, OpenDist):
         unit = "개" if isinstance(command, (notation.RerollRoll, notation.UpperRoll, notation.CountRoll)) else ""
-        marks += [f"{dist.cut}{unit} 이상 나머지", fmt.prob(dist.rest_probability())]
+        marks += [f"{dist.cut}{unit} 이상 나머지", dice_calc._prob_text(dist.rest_probability())]
     if isinstance(command, (notation.CountRoll, notation.RerollRoll, notation.UpperRoll)) and \
             command.comparison is not None:
         marks.append("k개 이상")
     if isinstance(command, notation.CthulhuRoll) and command.target is not None:
-        marks += ["대성공", fmt.prob(command.levels()["critical"]), "BCDice"]
+        marks += ["대성공", dice_calc._prob_text(command.levels()["critical"]), "BCDice"]
     if isinstance(command, notation.Roll) and command.comparison is not None:
-        marks.append(fmt.prob(command.odds()["success"]))
+        marks.append(dice_calc._prob_text(command.odds()["success"]))
     if isinstance(command, notation.ChoiceRoll):
-        marks += [fmt.prob(p) for p in command.chances().values()]
+        marks += [dice_calc._prob_text(p) for p in command.chances().values()]
     return marks
 
 

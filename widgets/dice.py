@@ -749,12 +749,16 @@ class OpenDist:
     def probabilities(self) -> dict[int, Fraction]:
         """The shown outcomes' exact probabilities (with :meth:`rest_probability`, they sum to 1)."""
         total = self._total
-        try:
-            factors = object.__getattribute__(self, "_known")
-        except AttributeError:
-            factors = _factors(total) if len(self._weights) > 8 else None
-            object.__setattr__(self, "_known", factors)
+        factors = self._total_factors() if len(self._weights) > 8 else None
         return {v: _reduced_by(w, total, factors) for v, w in self._weights.items()}
+
+    def _total_factors(self):
+        try:
+            return object.__getattribute__(self, "_known")
+        except AttributeError:
+            factors = _factors(self._total)
+            object.__setattr__(self, "_known", factors)
+            return factors
 
     def rest_probability(self) -> Fraction:
         """P(outcome ≥ :attr:`cut`), exactly."""
@@ -763,13 +767,14 @@ class OpenDist:
     def at_least(self, threshold: int) -> Fraction:
         """P(X ≥ threshold) for a threshold up to :attr:`cut` (exact: the rest is included)."""
         threshold = require_int(threshold, "threshold", "기준", -10**9, self._cut)
-        return Fraction(sum(w for v, w in self._weights.items() if v >= threshold) + self.rest,
-                        self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v >= threshold) + self.rest,
+                           self._total, self._total_factors())
 
     def at_most(self, threshold: int) -> Fraction:
         """P(X ≤ threshold) for a threshold below :attr:`cut`."""
         threshold = require_int(threshold, "threshold", "기준", -10**9, self._cut - 1)
-        return Fraction(sum(w for v, w in self._weights.items() if v <= threshold), self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v <= threshold), self._total,
+                           self._total_factors())
 
     def mean(self) -> "Fraction | None":
         """The exact mean where it is known (sums of exploding dice and of chains), else None."""

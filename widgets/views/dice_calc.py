@@ -10,6 +10,7 @@ roll that can go on without end the outcomes shown one by one and the rest as on
 from __future__ import annotations
 
 import html
+import re
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -205,7 +206,7 @@ def _open_rows(dist: OpenDist, unit: str = "") -> list[list]:
     spaced choice of them), then the rest as one exact number."""
     shown = dist.outcomes()
     rows = [[number_cell(f"{v}{unit}"), dist.at_least(v), dist.at_most(v)] for v in _spaced(shown)]
-    rows.append([strong(f"{dist.cut}{unit} 이상 나머지"), prob_cell(dist.rest_probability(), True),
+    rows.append([strong(f"{dist.cut}{unit} 이상 나머지"), _p(dist.rest_probability(), True),
                  number_cell("—")])
     return rows
 
@@ -219,14 +220,71 @@ def _count_rows(dist: "Dist | OpenDist", unit: str = "개") -> list[list]:
 
 
 def _cumulative_details(rows: list[list], what: str, head: tuple[str, str, str]) -> str:
-    table = Table(list(head), rows, kind="odds cum")
+    table = _table(head, rows, kind="odds cum")
     return (f'<details class="cumulative"><summary>{html.escape(what)}</summary>'
             f"{table.html()}</details>")
 
 
+#: A fraction longer than this is written after its decimal, broken where it may wrap.
+LONG_FRACTION = 24
+
+
+def _breakable(text: str) -> str:
+    """Escaped text whose long runs of digits may wrap (every 12 digits)."""
+    return re.sub(r"\d{13,}", lambda m: "<wbr>".join(m.group()[i:i + 12] for i in range(0, len(m.group()), 12)),
+                  html.escape(text))
+
+
+def _mean_cell(x) -> Cell:
+    """A mean: ``7/2 (= 3.5)``; a long fraction comes after its decimal and may wrap.
+
+    >>> _mean_cell(Fraction(7, 2)).text, _mean_cell(Fraction(10**30 + 1, 10**28)).markup[:9]
+    ('7/2 (= 3.5)', '≈ 100.00 ')
+    """
+    exact = fmt.fraction(x)
+    if len(exact) <= LONG_FRACTION:
+        return number_cell(fmt.approx(x))
+    return Cell(fmt.approx(x), f"≈ {float(x):.2f} (정확히 {_breakable(exact)})")
+
+
+def _prob_text(p) -> str:
+    """A probability as the answer writes it: ``5/12 (41.67%)``, or the percent first when the
+    fraction is long (a reader sees it without scrolling).
+
+    >>> _prob_text(Fraction(5, 12)), _prob_text(Fraction(1, 10**30))[:19]
+    ('5/12 (41.67%)', '< 0.01% (정확히 1/1000')
+    """
+    return _prob_words(p)[0]
+
+
+def _prob_words(p) -> tuple[str, str, bool]:
+    """The text, its html (long runs of digits free to wrap), and whether it is short; the
+    fraction written once (a long answer has hundreds of long fractions)."""
+    exact, share = fmt.fraction(p), fmt.percent(p)
+    if len(exact) <= LONG_FRACTION:
+        text = f"{exact} ({share})"
+        return text, html.escape(text), True
+    return f"{share} (정확히 {exact})", f"{html.escape(share)} (정확히 {_breakable(exact)})", False
+
+
+def _prob_html(p) -> str:
+    return _prob_words(p)[1]
+
+
+def _p(p, strong: bool = False) -> Cell:
+    """A probability cell: one line when short; a long fraction after its percent, free to wrap."""
+    text, markup, short = _prob_words(p)
+    return Cell(text, strong=strong, number=True) if short else Cell(text, markup, strong=strong)
+
+
+def _table(head, rows, **kw) -> Table:
+    """A table of this answer: its probabilities through :func:`_p`."""
+    return Table(list(head), [[_p(c) if isinstance(c, Fraction) else c for c in row] for row in rows], **kw)
+
+
 def _mean_row(dist) -> list:
     mean = dist.mean()
-    return [] if mean is None else [["평균", number_cell(fmt.approx(mean))]]
+    return [] if mean is None else [["평균", _mean_cell(mean)]]
 
 
 def _open_note(dist: OpenDist, what: str) -> str:
@@ -248,16 +306,16 @@ def _answer_roll(roll: notation.Roll) -> Shown:
     if isinstance(dist, OpenDist):
         rows += _mean_row(dist) + [["범위", number_cell(f"{dist.low}~ (끝없음)")],
                                    [f"{dist.cut} 이상 나머지", dist.rest_probability()]]
-        body = Table([], rows).html() + _open_note(dist, "합계") + \
+        body = _table([], rows).html() + _open_note(dist, "합계") + \
             _cumulative_details(_open_rows(dist), "합계: N 이상 · N 이하", ("N", "N 이상", "N 이하"))
         probs = dist.probabilities()
         bars = Bars(tuple(probs), tuple(probs.values()),
                     tuple(_band(roll.comparison)(v) for v in probs), cumulative=False)
         return Shown(_head(roll) + body + extra, bars)
-    rows += [["평균", number_cell(fmt.approx(dist.mean()))], ["범위", number_cell(f"{dist.min}~{dist.max}")]]
+    rows += [["평균", _mean_cell(dist.mean())], ["범위", number_cell(f"{dist.min}~{dist.max}")]]
     if roll.undecided:
         rows.append(["판정", "목표치 미정(?): 판정하지 않습니다"])
-    return Shown(_head(roll) + Table([], rows).html() + extra, Bars.from_dist(dist, _band(roll.comparison)))
+    return Shown(_head(roll) + _table([], rows).html() + extra, Bars.from_dist(dist, _band(roll.comparison)))
 
 
 def _answer_count(command, dist, what: str) -> Shown:
@@ -265,7 +323,7 @@ def _answer_count(command, dist, what: str) -> Shown:
     rows = _mean_row(dist)
     if isinstance(dist, OpenDist):
         rows += [[f"{dist.cut}개 이상 나머지", dist.rest_probability()]]
-    body = Table([], [["무엇을 세나", what]] + rows).html()
+    body = _table([], [["무엇을 세나", what]] + rows).html()
     if isinstance(dist, OpenDist):
         body += _open_note(dist, "개수")
     body += _cumulative_details(_count_rows(dist), f"{what}: k개 이상 · k개 이하",
@@ -279,19 +337,21 @@ def _answer_faces(command: notation.CountRoll) -> Shown:
     faces = command.faces()
     most = min(3, max(n for n, _ in command.groups))
     head = ["눈", "평균 개수"] + [f"{k}개 이상" for k in range(1, most + 1)]
-    rows = [[number_cell(face), number_cell(fmt.approx(dist.mean()))] + [dist.at_least(k) for k in range(1, most + 1)]
+    rows = [[number_cell(face), _mean_cell(dist.mean())] + [dist.at_least(k) for k in range(1, most + 1)]
             for face, dist in faces.items()]
     note = ("BCDice는 목표치 없는 B 주사위의 눈을 늘어놓기만 합니다: 여기서는 눈마다 몇 개 나오는지 셉니다."
             if command.kind == "B" else "BCDice의 집계 주사위: 눈마다 몇 개 나오는지.")
-    table = Table(head, rows, caption="눈마다 나오는 주사위 수")
+    table = _table(head, rows, caption="눈마다 나오는 주사위 수")
     return Shown(_head(command) + f'<p class="dice-note">{html.escape(note)}</p>' + table.html())
 
 
 def _answer_upper_total(command: notation.UpperRoll) -> Shown:
     total, highest = command.dist(), command.highest()
-    rows = _mean_row(total) + [["가장 큰 묶음의 평균", number_cell(fmt.approx(highest.mean()))]
-                               if highest.mean() is not None else []]
-    body = Table([], [["무엇을 보나", "합계(막대)와 가장 큰 주사위 묶음(보정 포함)"]] + rows).html()
+    rows = _mean_row(total) + ([["가장 큰 묶음의 평균", _mean_cell(highest.mean())]]
+                               if highest.mean() is not None else [])
+    if isinstance(total, OpenDist):
+        rows.append([f"합계 {total.cut} 이상 나머지", total.rest_probability()])
+    body = _table([], [["무엇을 보나", "합계(막대)와 가장 큰 주사위 묶음(보정 포함)"]] + rows).html()
     if isinstance(total, OpenDist):
         body += _open_note(total, "합계")
         body += _cumulative_details(_open_rows(total), "합계: N 이상 · N 이하", ("N", "N 이상", "N 이하"))
@@ -304,8 +364,8 @@ def _answer_upper_total(command: notation.UpperRoll) -> Shown:
 def _answer_cthulhu(command) -> Shown:
     dist = command.dist()
     if command.target is None:
-        rows = [["평균", number_cell(fmt.approx(dist.mean()))]]
-        return Shown(_head(command) + Table([], rows).html() +
+        rows = [["평균", _mean_cell(dist.mean())]]
+        return Shown(_head(command) + _table([], rows).html() +
                      '<p class="dice-note">목표치가 없어 성공 단계를 보지 않습니다.</p>',
                      Bars.from_dist(dist, lambda v: "neutral"))
     words = CTHULHU_KO if isinstance(command, notation.CthulhuRoll) else CTHULHU6_KO
@@ -322,7 +382,7 @@ def _answer_cthulhu(command) -> Shown:
         kind = "보너스" if command.bonus > 0 else "페널티"
         bonus = (f"{kind} 주사위 {abs(command.bonus)}개: 십의 자리 주사위를 {abs(command.bonus) + 1}개 굴려 "
                  f"{'가장 낮은' if command.bonus > 0 else '가장 높은'} 값을 씁니다(00과 0은 100). ")
-    table = Table(["결과", "확률", "BCDice의 규칙"], rows, caption=f"D100 ≤ {goal}")
+    table = _table(["결과", "확률", "BCDice의 규칙"], rows, caption=f"D100 ≤ {goal}")
     note = f'<p class="dice-note">{html.escape(bonus + source)}.</p>'
     probs = dist.probabilities()
     return Shown(_head(command) + table.html() + note,
@@ -334,7 +394,7 @@ def _answer_choice(command: notation.ChoiceRoll) -> Shown:
     rows = [[item, p] for item, p in command.chances().items()]
     note = (f"결과 {command.outcome_count()}가지(뽑는 차례까지)가 모두 같은 확률입니다." if command.takes > 1 else
             f"{len(command.items)}개 가운데 하나를 같은 확률로 고릅니다.")
-    return Shown(_head(command) + Table(["항목", "뽑힐 확률"], rows).html() +
+    return Shown(_head(command) + _table(["항목", "뽑힐 확률"], rows).html() +
                  f'<p class="dice-note">{html.escape(note)}</p>')
 
 
@@ -359,21 +419,21 @@ def _answer(command) -> Shown:
         return _answer_cthulhu(command)
     if isinstance(command, notation.D66Roll):
         dist = command.dist()
-        rows = [["평균", number_cell(fmt.approx(dist.mean()))], ["나오는 값", number_cell(f"{len(dist.outcomes())}가지")]]
-        return Shown(_head(command) + Table([], rows).html(), Bars.from_dist(dist, lambda v: "neutral"))
+        rows = [["평균", _mean_cell(dist.mean())], ["나오는 값", number_cell(f"{len(dist.outcomes())}가지")]]
+        return Shown(_head(command) + _table([], rows).html(), Bars.from_dist(dist, lambda v: "neutral"))
     if isinstance(command, notation.ChoiceRoll):
         return _answer_choice(command)
     if isinstance(command, notation.RepeatRoll):
         if command.command.has_odds():
             p = command.command.odds()["success"]
             shown = _answer_count(command, command.dist(), f"{command.times}번 가운데 목표를 만족한 굴림")
-            return Shown(shown.html + f'<p class="dice-note">한 번 굴려 만족할 확률: {html.escape(fmt.prob(p))}.</p>',
+            return Shown(shown.html + f'<p class="dice-note">한 번 굴려 만족할 확률: {_prob_html(p)}.</p>',
                          shown.bars)
         inner = _answer(command.command)
         return Shown(_head(command) + f'<p class="dice-note">같은 굴림을 {command.times}번 따로 굴립니다: '
                      "한 번의 분포는 다음과 같습니다.</p>" + inner.html, inner.bars)
     if isinstance(command, notation.CalcRoll):
-        return Shown(_head(command) + Table([], [["계산 결과", number_cell(command.value)]]).html() +
+        return Shown(_head(command) + _table([], [["계산 결과", number_cell(command.value)]]).html() +
                      '<p class="dice-note">주사위 없는 계산입니다 (나누기는 BCDice처럼 버림).</p>')
     raise AssertionError(type(command))   # pragma: no cover
 
@@ -402,16 +462,21 @@ def dice_calculator_widget(uid: str = "dice-calc", default: str = "2D6+3") -> Li
 
 
 def grammar_table(uid: str = "dice-calc") -> Table:
-    """How to write a command (the page states the grammar in Korean), each example a link
-    that types it into the calculator.
+    """How to write a command (the page states the grammar in Korean), each with an example link
+    under it that types it into the calculator (two columns: a phone has room for the meaning).
 
-    >>> grammar_table().rows[0][0]
+    >>> grammar_table().rows[0][0].text
     '2D6, D20, 2D'
     >>> "#go=dice-calc&amp;dice-calc.expr=CC%281%29%3C%3D60" in grammar_table().html()
     True
     """
-    rows = [[form, meaning, _link_cell(_href(uid, example), example)] for form, meaning, example in GRAMMAR_KO]
-    return Table(["쓰는 법", "뜻", "눌러 보기"], rows, caption="주사위 식 쓰는 법", kind="odds grammar")
+    rows = [[_form_cell(form, _href(uid, example), example), meaning] for form, meaning, example in GRAMMAR_KO]
+    return Table(["쓰는 법 (예를 누르면 계산기에)", "뜻"], rows, caption="주사위 식 쓰는 법", kind="odds grammar")
+
+
+def _form_cell(form: str, href: str, example: str) -> Cell:
+    link = f'<a href="{html.escape(href)}"><code>{html.escape(example)}</code></a>'
+    return Cell(form, f'{html.escape(form)}<br><span class="dice-example">예: {link}</span>')
 
 
 def _href(uid: str, roll: str) -> str:
