@@ -92,6 +92,16 @@ def _factors(total: int) -> "tuple | None":
     return tuple(out) if rest == 1 else None
 
 
+def _known_factors(dist) -> "tuple | None":
+    """The factorisation of a distribution's total, found once and kept on it."""
+    try:
+        return object.__getattribute__(dist, "_known")
+    except AttributeError:
+        factors = _factors(dist._total)
+        object.__setattr__(dist, "_known", factors)
+        return factors
+
+
 def _reduced_by(numerator: int, denominator: int, factors) -> Fraction:
     """``Fraction(numerator, denominator)`` for a denominator whose prime factors are known:
     finding how often each divides the numerator takes a few divisions, far less than a gcd
@@ -170,12 +180,7 @@ class Dist:
         return list(self._weights)
 
     def _total_factors(self):
-        try:
-            return object.__getattribute__(self, "_known")
-        except AttributeError:
-            factors = _factors(self._total)
-            object.__setattr__(self, "_known", factors)
-            return factors
+        return _known_factors(self)
 
     def probability(self, value: int) -> Fraction:
         return _reduced(self._weights.get(value, 0), self._total)
@@ -753,12 +758,7 @@ class OpenDist:
         return {v: _reduced_by(w, total, factors) for v, w in self._weights.items()}
 
     def _total_factors(self):
-        try:
-            return object.__getattribute__(self, "_known")
-        except AttributeError:
-            factors = _factors(self._total)
-            object.__setattr__(self, "_known", factors)
-            return factors
+        return _known_factors(self)
 
     def rest_probability(self) -> Fraction:
         """P(outcome ≥ :attr:`cut`), exactly."""

@@ -740,8 +740,33 @@ CTHULHU6_LEVELS = ("critical_special", "critical", "special", "success", "failur
                    "broken", "fumble_broken")
 
 
+class _LevelledRoll(_Command):
+    """A D100 read in success levels (``_LEVELS``, best first; ``_SUCCESSES`` count as success)."""
+
+    _LEVELS: tuple[str, ...] = ()
+    _SUCCESSES: frozenset = frozenset()
+
+    def levels(self) -> dict[str, Fraction]:
+        """Exact chance of each level that can happen (summing to 1)."""
+        out: dict[str, Fraction] = {}
+        for total, p in self.dist().probabilities().items():
+            key = self.level(total)
+            out[key] = out.get(key, Fraction(0)) + p
+        return {k: out[k] for k in self._LEVELS if k in out}
+
+    def has_odds(self) -> bool:
+        return self.target is not None
+
+    def odds(self) -> dict[str, Fraction]:
+        """Success (the levels BCDice counts as success) against failure (the rest)."""
+        if self.target is None:
+            return super().odds()
+        success = sum((p for k, p in self.levels().items() if k in self._SUCCESSES), Fraction(0))
+        return {"success": success, "failure": 1 - success}
+
+
 @dataclass(frozen=True)
-class CthulhuRoll(_Command):
+class CthulhuRoll(_LevelledRoll):
     """BCDice's Cthulhu7th ``CC(bonus)<=target`` (a ``difficulty`` letter R/H/E/C after the
     target asks only success or failure at that level): D100 with bonus (+) or penalty (−)
     dice, read as ``ResultLevel`` does:
@@ -757,6 +782,8 @@ class CthulhuRoll(_Command):
     Fraction(19, 1000)
     """
 
+    _LEVELS = CTHULHU_LEVELS
+    _SUCCESSES = frozenset(CTHULHU_LEVELS) - {"failure", "fumble"}
     bonus: int = 0
     target: int | None = None
     difficulty: str = ""
@@ -803,25 +830,6 @@ class CthulhuRoll(_Command):
             return "hard"
         return "regular" if total <= goal else "failure"
 
-    def levels(self) -> dict[str, Fraction]:
-        """Exact chance of each level that can happen (summing to 1)."""
-        out: dict[str, Fraction] = {}
-        for total, p in self.dist().probabilities().items():
-            key = self.level(total)
-            out[key] = out.get(key, Fraction(0)) + p
-        return {k: out[k] for k in CTHULHU_LEVELS if k in out}
-
-    def has_odds(self) -> bool:
-        return self.target is not None
-
-    def odds(self) -> dict[str, Fraction]:
-        """Success (a critical or any success level) against failure (a fumble or a failure)."""
-        if self.target is None:
-            return super().odds()
-        levels = self.levels()
-        success = sum((p for k, p in levels.items() if k not in ("failure", "fumble")), Fraction(0))
-        return {"success": success, "failure": 1 - success}
-
     def replay(self, faces: Iterable[int]) -> "int | tuple[int, str]":
         """The result BCDice shows for these D10s (the tens dice first, then the units die).
 
@@ -841,7 +849,7 @@ class CthulhuRoll(_Command):
 
 
 @dataclass(frozen=True)
-class CthulhuClassicRoll(_Command):
+class CthulhuClassicRoll(_LevelledRoll):
     """BCDice's Cthulhu (6th edition) ``CCB<=target`` (its 5% rule; ``broken`` is its 故障ナンバー):
     success at the target or less unless 100; a critical at 5 or less, a special at a fifth of
     the target or less (at least 1); a failure of 96 or more is a fumble; with a broken number,
@@ -852,6 +860,8 @@ class CthulhuClassicRoll(_Command):
     (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
     """
 
+    _LEVELS = CTHULHU6_LEVELS
+    _SUCCESSES = frozenset(CTHULHU6_LEVELS[:4])      # critical/special, critical, special, success
     broken: int = 0
     target: int | None = None
     secret: bool = field(default=False, compare=False)
@@ -889,23 +899,6 @@ class CthulhuClassicRoll(_Command):
         if success:
             return "success"
         return "fumble" if fumble else "failure"
-
-    def levels(self) -> dict[str, Fraction]:
-        out: dict[str, Fraction] = {}
-        for total in range(1, 101):
-            key = self.level(total)
-            out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
-        return {k: out[k] for k in CTHULHU6_LEVELS if k in out}
-
-    def has_odds(self) -> bool:
-        return self.target is not None
-
-    def odds(self) -> dict[str, Fraction]:
-        if self.target is None:
-            return super().odds()
-        levels = self.levels()
-        success = sum((levels.get(k, Fraction(0)) for k in CTHULHU6_LEVELS[:4]), Fraction(0))
-        return {"success": success, "failure": 1 - success}
 
     def replay(self, faces: Iterable[int]) -> "int | tuple[int, str]":
         """The result BCDice shows for this D100.
@@ -1240,6 +1233,14 @@ def _cmp_op(run: str) -> str | None:
     return None
 
 
+#: A die's Roll20/Foundry modifiers, longest first: (token, kind, whether its condition is read the
+#: Foundry way (>4 strict, >=4 allowed) rather than Roll20's (>4 is 4 or more), what it is for).
+_DIE_MODIFIERS = (("!!", "compound", False, "explode"), ("!P", "penetrate", False, "explode"),
+                  ("!", "explode", False, "explode"), ("XO", "explode_once", True, "explode"),
+                  ("X", "explode", True, "explode"), ("RO", "reroll_once", False, "reroll"),
+                  ("RR", "reroll", True, "reroll"), ("R", "reroll", False, "reroll"))
+
+
 class _Reader:
     """A cursor over the normalised text; each method reads one piece of the grammar."""
 
@@ -1415,12 +1416,7 @@ class _Reader:
         bonus = 0
         if self.peek() == "(":
             mark = self.pos
-            self.pos += 1
-            inner = self.sum(1, constant=True)
-            if self.peek() != ")":
-                raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
-            self.pos += 1
-            bonus = self.value(inner)
+            bonus = self.bracketed()
             where = (mark, self.pos)
         elif self.peek() in ("+", "-") or self.peek().isdigit():
             mark = self.pos
@@ -1462,12 +1458,7 @@ class _Reader:
         self.pos += 3
         broken = 0
         if self.peek() == "(":
-            self.pos += 1
-            inner = self.sum(1, constant=True)
-            if self.peek() != ")":
-                raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
-            self.pos += 1
-            broken = self.value(inner)
+            broken = self.bracketed()
         elif self.peek().isdigit():
             broken = self.number() or 0
         if broken < 0 or broken > 100:
@@ -1485,16 +1476,18 @@ class _Reader:
         return CthulhuClassicRoll(broken, target, secret, self.finish("CCB<=목표치 뒤에는 설명만 씁니다"))
 
     # --- counting dice (B, R, U, T) ------------------------------------------------------------
+    def bracketed(self) -> int:
+        """The value of a bracketed calculation of numbers, ``(1+3)``, at its ``(``."""
+        self.pos += 1
+        inner = self.sum(1, constant=True)
+        if self.peek() != ")":
+            raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
+        self.pos += 1
+        return self.value(inner)
+
     def pool_term(self) -> int | None:
         """A count or a number of sides in a pool: a number or a bracketed calculation."""
-        if self.peek() == "(":
-            self.pos += 1
-            inner = self.sum(1, constant=True)
-            if self.peek() != ")":
-                raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
-            self.pos += 1
-            return self.value(inner)
-        return self.number()
+        return self.bracketed() if self.peek() == "(" else self.number()
 
     def pool(self, secret: bool) -> Command | None:
         start = self.pos
@@ -1579,20 +1572,15 @@ class _Reader:
         return Comparison(op, self.target_value(start))  # type: ignore[arg-type]
 
     def bracket_condition(self, with_operator: bool) -> tuple[str | None, int]:
-        start = self.pos
-        self.pos += 1
-        op = None
-        if with_operator and self.peek() in ("<", ">", "=", "!"):
-            op = _cmp_op(self.cmp_run())
-            if op is None:
-                raise self.fail_at(start + 1, self.pos, "not a comparison", "비교 기호가 아닙니다")
-        value = self.constant_sum(start)
+        """``[>=4]`` (or ``[4]``) after R or U dice."""
+        op, value = self.at_condition(with_operator)
         if self.peek() != "]":
             raise self.unexpected("']'", "닫는 괄호 ']'가 와야 합니다")
         self.pos += 1
         return op, value
 
     def at_condition(self, with_operator: bool) -> tuple[str | None, int]:
+        """``@>=4`` (or ``@4``) after R or U dice: the mark, then an optional comparison and a number."""
         start = self.pos
         self.pos += 1
         op = None
@@ -1869,19 +1857,12 @@ class _Reader:
         if self.peek() == "F":
             self.pos += 1
             return "F"
-        if self.at("B") and not self.names and not bare:
-            pass
         if self.at("B") and self.names == () and self.noun == "주사위 식":
             raise self.fail_at(mark - 1, mark + 1, "DB is a damage bonus, known only to damage "
                                "expressions: write it as dice (+1D4)",
                                "DB(피해 보너스)는 피해 식에서만 씁니다: 주사위로 적어 주세요 (예: +1D4)")
         if self.peek() == "(":
-            self.pos += 1
-            inner = self.sum(1, constant=True)
-            if self.peek() != ")":
-                raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
-            self.pos += 1
-            sides = self.value(inner)
+            sides = self.bracketed()
         else:
             sides = self.number()
             if sides is None:
@@ -1927,12 +1908,7 @@ class _Reader:
             else:
                 return dice
             if self.peek() == "(":
-                self.pos += 1
-                inner = self.sum(1, constant=True)
-                if self.peek() != ")":
-                    raise self.unexpected("')'", "닫는 괄호 ')'가 와야 합니다")
-                self.pos += 1
-                n = self.value(inner)
+                n = self.bracketed()
             else:
                 n = self.number()
                 n = 1 if n is None else n
@@ -1957,33 +1933,15 @@ class _Reader:
         count, sides = dice.count, dice.sides
         kind, faces, foundry = "", frozenset(), False
         start = self.pos
-        if self.at("!!"):
-            self.pos += 2
-            kind, faces = "compound", self.condition(sides, False, "explode")
-        elif self.at("!P"):
-            self.pos += 2
-            kind, faces = "penetrate", self.condition(sides, False, "explode")
-        elif self.at("!"):
-            self.pos += 1
-            kind, faces = "explode", self.condition(sides, False, "explode")
-        elif self.at("XO"):
-            self.pos += 2
-            kind, faces, foundry = "explode_once", self.condition(sides, True, "explode"), True
-        elif self.at("X"):
-            self.pos += 1
-            kind, faces, foundry = "explode", self.condition(sides, True, "explode"), True
-        elif self.at("RO"):
-            self.pos += 2
-            kind, faces = "reroll_once", self.condition(sides, False, "reroll")
-        elif self.at("RR"):
-            self.pos += 2
-            kind, faces, foundry = "reroll", self.condition(sides, True, "reroll"), True
-        elif self.at("R"):
-            self.pos += 1
-            kind, faces = "reroll", self.condition(sides, False, "reroll")
-            while self.peek() == "R" and not self.at("RO") and not self.at("RR"):
-                self.pos += 1
-                faces = faces | self.condition(sides, False, "reroll")
+        for token, token_kind, token_foundry, what in _DIE_MODIFIERS:
+            if self.at(token):
+                self.pos += len(token)
+                kind, foundry = token_kind, token_foundry
+                faces = self.condition(sides, foundry, what)
+                while token == "R" and self.peek() == "R" and not self.at("RO") and not self.at("RR"):
+                    self.pos += 1                      # Roll20's 4d6r1r2: the faces add up
+                    faces = faces | self.condition(sides, False, "reroll")
+                break
         if kind in ("explode", "compound", "penetrate") and len(faces) >= sides:
             raise self.fail_at(start, self.pos, f"every face of d{sides} explodes: it never ends",
                                f"{sides}면 주사위의 모든 눈이 폭발해 굴림이 끝나지 않습니다 (VTT도 멈추지 않습니다)")
