@@ -68,6 +68,19 @@ def _notation_cases() -> list[tuple[str, str, str]]:
         "2D6+3>=9": "odds(2 @ icepool.d6 + 3 >= 9)",
     }
     heavier = [("3D6>=10", "odds(3 @ icepool.d6 >= 10)"),
+               ("2D6*3-1D6+1", "2 @ icepool.d6 * 3 - icepool.d6 + 1"),
+               ("1D6/2R+1D8/3", "icepool.d6.map(lambda x: (2 * x + 2) // 4) + icepool.d8.map(lambda x: x // 3)"),
+               ("4dF+1", "4 @ icepool.Die([-1, 0, 1]) + 1"),
+               ("D66A", "icepool.map(lambda a, b: 10 * min(a, b) + max(a, b), icepool.d6, icepool.d6)"),
+               ("5B6>=4", "5 @ (icepool.d6 >= 4).map(lambda b: int(b))"),
+               ("x5 2D6>=7", "5 @ (2 @ icepool.d6 >= 7).map(lambda b: int(b))"),
+               ("2D20RO1", "2 @ icepool.d20.reroll([1], depth=1)"),
+               ("4D6R1", "4 @ icepool.d6.reroll([1], depth='inf')"),
+               ("8D6CS>=5", "8 @ (icepool.d6 >= 5).map(lambda b: int(b))"),
+               ("4D6XO", "4 @ icepool.d6.explode(depth=1)"),
+               ("CC(1)<=50", "icepool.map(lambda a, b, o: min(10 * (a % 10) + o % 10 or 100, "
+                             "10 * (b % 10) + o % 10 or 100), icepool.d10, icepool.d10, icepool.d10)"),
+               ("3U6[5]+1>=8", "3 @ ((icepool.d6.explode([5, 6], depth=4) + 1) >= 8).map(lambda b: int(b))"),
                ("2d20kh1+5>=15", "odds(icepool.d20.highest(2, 1) + 5 >= 15)"),
                ("4d6dl1", "icepool.d6.highest(4, 3)"),
                ("(1D6+1D4)÷2+1D8", "(icepool.d6 + icepool.d4).map(lambda x: -(-x // 2)) + icepool.d8"),
@@ -79,9 +92,20 @@ def _notation_cases() -> list[tuple[str, str, str]]:
     missing = [roll for _, roll in EXAMPLES if roll not in icepool_of]
     if missing:
         raise SystemExit(f"bench_odds.py: no icepool twin for the examples {missing}")
-    rows = [(roll, icepool_of[roll]) for _, roll in EXAMPLES] + heavier
-    call = lambda text: ("notation.roll_odds" if any(c in text for c in "<>=") else
-                         "notation.distribution") + f"({text!r})"
+    # rolls that can go on without end: the library shows every outcome below its cut exactly and
+    # the rest as one number; icepool explodes to a depth at which those outcomes are exact
+    from widgets import notation
+    endless = []
+    for text, ice, step in (("3D6!", "3 @ icepool.d6.explode(depth={d})", 6),
+                            ("2D10!>9+2", "2 @ icepool.d10.explode([9, 10], depth={d}) + 2", 9),
+                            ("1D6!+1D8!", "icepool.d6.explode(depth={d}) + icepool.d8.explode(depth={d})", 6),
+                            ("10D6!", "10 @ icepool.d6.explode(depth={d})", 6)):
+        cut = notation.distribution(text).cut
+        endless.append((text, f"shown({ice.format(d=cut // step + 1)}, {cut})"))
+    rows = [(roll, icepool_of[roll]) for _, roll in EXAMPLES] + heavier + endless
+    # success and failure where the command has them, else the distribution (counting dice, CC's D100)
+    call = lambda text: ("notation.roll_odds" if isinstance(notation.parse(text), notation.Roll)
+                         and notation.parse(text).has_odds() else "notation.distribution") + f"({text!r})"
     return [(text, call(text), ice) for text, ice in rows]
 
 
@@ -97,6 +121,12 @@ CHART = ("def chart(die):\n"
          "    for o, q in die.items():\n"
          "        bands['failure' if o <= 6 else 'success' if o <= 11 else 'critical'] += q\n"
          "    return {k: Fraction(v, d) for k, v in bands.items()}\n"
+         "def shown(die, cut):\n"
+         "    from fractions import Fraction\n"
+         "    d = die.denominator()\n"
+         "    out = {o: Fraction(q, d) for o, q in die.items() if q and o < cut}\n"
+         "    out['rest'] = 1 - sum(out.values())\n"
+         "    return out\n"
          "def odds(die):\n"
          "    from fractions import Fraction\n"
          "    d = die.denominator()\n"
@@ -105,10 +135,10 @@ CHART = ("def chart(die):\n"
 
 def clear_library_caches() -> None:
     from widgets import dice, notation
-    for name in ("_keep_highest", "_dice_sum", "_mixed_weights", "_die"):
-        getattr(dice, name).cache_clear()
-    for name in ("_parse", "_parse_expression", "_dist"):
-        getattr(notation, name).cache_clear()
+    for module in (dice, notation):
+        for obj in vars(module).values():
+            if callable(getattr(obj, "cache_clear", None)):
+                obj.cache_clear()
 
 
 def timed(call, before=None) -> float:
@@ -135,6 +165,8 @@ def timed(call, before=None) -> float:
 def digest(result) -> str:
     """A fingerprint of the exact answer: every outcome with its reduced probability."""
     import hashlib
+    if hasattr(result, "rest_probability"):   # library OpenDist: the shown outcomes and the rest
+        result = {**result.probabilities(), "rest": result.rest_probability()}
     if isinstance(result, dict):   # an odds table of Fractions
         items = sorted((str(k), Fraction(p)) for k, p in result.items())
     elif hasattr(result, "total") and hasattr(result, "weights"):   # library Dist

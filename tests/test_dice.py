@@ -164,3 +164,152 @@ def test_dense_sum_bits_bounds_the_packed_product():
         slot = ((max(long_) * max(short) * len(short)).bit_length() + 8) // 8   # as _poly_mul
         packed = (len(wa) + len(wb) - 1) * slot * 8
         assert packed <= dice.dense_sum_bits(len(wa), len(wb), a.total.bit_length(), b.total.bit_length())
+
+
+# --- rolls that can go on without end: OpenDist ---------------------------------------------------
+from functools import lru_cache  # noqa: E402
+
+
+def chain_oracle(sides: int, explode: frozenset, penetrating: bool, cut: int) -> dict[int, Fraction]:
+    """P(one exploding die = v) for v < cut by direct recursion over the first roll (written
+    apart from the library's generating functions)."""
+    p = Fraction(1, sides)
+
+    @lru_cache(maxsize=None)
+    def extra(w: int) -> Fraction:        # the rest of the chain after an exploding roll
+        if not penetrating:
+            return first(w)
+        known = Fraction(0)
+        for f in range(1, sides + 1):
+            if f not in explode:
+                known += p if f - 1 == w else 0
+            elif f > 1 and w - (f - 1) >= 0:
+                known += p * extra(w - (f - 1))
+        return known / (1 - (p if 1 in explode else 0))
+
+    @lru_cache(maxsize=None)
+    def first(v: int) -> Fraction:
+        total = Fraction(0)
+        for f in range(1, sides + 1):
+            if f not in explode:
+                total += p if f == v else 0
+            elif v - f >= (0 if penetrating else 1):
+                total += p * extra(v - f)
+        return total
+    return {v: first(v) for v in range(1, cut) if first(v)}
+
+
+def convolve_below(a: dict, b: dict, cut: int) -> dict:
+    out: dict[int, Fraction] = {}
+    for v, p in a.items():
+        for u, q in b.items():
+            if v + u < cut:
+                out[v + u] = out.get(v + u, 0) + p * q
+    return out
+
+
+EXPLODING = [(1, 6, None, False, 30), (2, 6, None, False, 40), (3, 4, [3, 4], False, 45),
+             (1, 6, [1], False, 25), (2, 8, [8], True, 40), (1, 6, [1, 6], True, 30),
+             (1, 2, None, False, 20), (4, 10, [9, 10], False, 80), (1, 20, None, True, 60)]
+
+
+@pytest.mark.parametrize("count,sides,faces,penetrating,cut", EXPLODING)
+def test_exploding_sums_agree_with_a_direct_recursion(count, sides, faces, penetrating, cut):
+    explode = frozenset(faces or [sides])
+    one = chain_oracle(sides, explode, penetrating, cut)
+    expected = {0: Fraction(1)}
+    for _ in range(count):
+        expected = convolve_below(expected, one, cut)
+    got = dice.exploding_sum(count, sides, faces, penetrating, below=cut)
+    assert got.probabilities() == {v: p for v, p in sorted(expected.items()) if p}
+    assert got.rest_probability() == 1 - sum(expected.values()) and got.cut == cut
+    assert got.mean() == Fraction(count) * Fraction(sum(f for f in range(1, sides + 1)), sides) / \
+        (1 - Fraction(len(explode), sides)) - (Fraction(count * len(explode), sides - len(explode))
+                                                if penetrating else 0)
+
+
+@pytest.mark.parametrize("count,sides,faces,cut", [(1, 6, None, 40), (3, 6, [5, 6], 60), (2, 10, None, 70)])
+def test_exploding_sums_agree_with_icepool(count, sides, faces, cut):
+    icepool = pytest.importorskip("icepool")
+    explode = sorted(faces or [sides])
+    die = icepool.d(sides).explode(explode, depth=cut // min(explode) + 2)
+    total = count @ die
+    den = total.denominator()
+    got = dice.exploding_sum(count, sides, faces, below=cut)
+    assert got.probabilities() == {v: Fraction(total.quantity(v), den) for v in range(count, cut)
+                                   if total.quantity(v)}
+
+
+def count_oracle(sides: int, again: frozenset, counted: frozenset, cut: int) -> dict[int, Fraction]:
+    """P(k counted faces in one chain) by recursion on the first die (a face that rolls again and
+    is not counted leaves k unchanged: solved for)."""
+    p = Fraction(1, sides)
+    b = len(again - counted)
+
+    @lru_cache(maxsize=None)
+    def chain(k: int) -> Fraction:
+        known = Fraction(0)
+        for f in range(1, sides + 1):
+            hit = int(f in counted)
+            if f not in again:
+                known += p if hit == k else 0
+            elif hit and k >= 1:
+                known += p * chain(k - 1)
+        return known / (1 - b * p)
+    return {k: chain(k) for k in range(cut) if chain(k)}
+
+
+@pytest.mark.parametrize("count,sides,again,counted,cut", [
+    (2, 6, [6], [6], 8), (3, 6, [5, 6], [4, 5, 6], 14), (2, 4, [4], [1], 3), (12, 6, [6], [6], 20),
+    (2, 10, [1, 2], [9, 10], 5), (1, 6, [2, 3, 4, 5, 6], [2, 3, 4, 5, 6], 40)])
+def test_chain_counts_agree_with_a_direct_recursion(count, sides, again, counted, cut):
+    one = count_oracle(sides, frozenset(again), frozenset(counted), cut)
+    expected = {0: Fraction(1)}
+    for _ in range(count):
+        expected = convolve_below(expected, one, cut)
+    got = dice.chain_count(count, sides, again, counted, below=cut)
+    assert got.probabilities() == {v: p for v, p in sorted(expected.items()) if p}
+    assert got.rest_probability() == 1 - sum(expected.values())
+
+
+def test_open_distributions_are_shown_until_the_rest_is_tiny_and_never_silently_cut():
+    for d in (dice.exploding_sum(3, 6), dice.exploding_sum(1, 100), dice.chain_count(5, 6, [6], [5, 6]),
+              dice.exploding_sum(2, 2, penetrating=True)):
+        shown = sum(d.probabilities().values())
+        assert shown + d.rest_probability() == 1
+        assert 0 < d.rest_probability() <= limits.OPEN_REST
+        # one outcome fewer would leave more than the limit
+        top = d.max
+        assert d.rest_probability() + d.probability(top) > limits.OPEN_REST
+        assert d.at_least(d.cut) == d.rest_probability() and d.at_least(d.low) == 1
+
+
+def test_adding_and_mapping_open_distributions_keep_exact_what_is_known():
+    a = dice.exploding_sum(1, 6, below=30)
+    b = dice.dice_sum(1, 4)
+    s = a + b
+    assert s.cut == 31                     # the unknown part of a starts at 30, b adds at least 1
+    one = chain_oracle(6, frozenset({6}), False, 40)
+    expected = convolve_below(one, {v: Fraction(1, 4) for v in range(1, 5)}, 31)
+    assert s.probabilities() == {v: p for v, p in sorted(expected.items()) if p}
+    twice = a + dice.exploding_sum(1, 6, below=30)
+    assert twice.cut == 31 and twice.probabilities() == {
+        v: p for v, p in sorted(convolve_below(one, one, 31).items()) if p}
+    half = a.map_increasing(lambda v: v // 2)
+    assert half.cut == 15 and half.probability(3) == one[6] + one[7] if 6 in one else one[7]
+    with pytest.raises(RuleInputError):
+        a.map_increasing(lambda v: -v)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dice.exploding_sum(1, 6, range(1, 7)), lambda: dice.chain_count(1, 6, range(1, 7), [6]),
+    lambda: dice.exploding_sum(201, 6), lambda: dice.exploding_sum(1, 1001),
+    lambda: dice.exploding_sum(1, 6, below=10**8), lambda: dice.exploding_sum(1, 6, [7]),
+    lambda: dice.open_series(((1, 1),), 2, ((1, 1),), 1, below=10**6)])
+def test_endless_or_huge_chains_are_refused_at_once(call):
+    import time
+    start = time.perf_counter()
+    with pytest.raises(RuleInputError) as err:
+        call()
+    assert time.perf_counter() - start < 0.05
+    assert err.value.korean

@@ -5,9 +5,11 @@ same hand-written reader (never ``eval``)::
 
     1D6+1+DB   2D6+2   1D6÷2+DB   1D6+1+½DB   1D4   1D10+1D4   1D6-1+DB   4D6KH3+DB
 
-``÷N`` (or ``/N``) after dice, brackets or ``DB`` divides that term and rounds up; ``½DB`` (or
-``1/2DB``, ``DB÷2``) is half the DB roll, rounded up. The DB itself is a separate
-distribution chosen by the reader (:data:`DB_OPTIONS`); it stands outside brackets, once.
+``÷N`` after dice, brackets or ``DB`` divides that term and rounds up, as the sources round;
+``½DB`` (or ``1/2DB``, ``DB÷2``) is half the DB roll, rounded up. ``/N`` divides as BCDice does
+(down; ``/2U`` up, ``/2R`` to the nearest) and ``*`` multiplies (:mod:`widgets.notation`). The
+DB itself is a separate distribution chosen by the reader (:data:`DB_OPTIONS`); it stands
+outside brackets, once.
 
 >>> damage_dist("1D6÷2+DB", db="+1D4").probability(7)
 Fraction(1, 12)
@@ -155,8 +157,8 @@ def _db_value(db: "Dist | str | None") -> "Sum | Dist":
 def parse_damage(text: str, allow_db: bool = True) -> DamageExpr:
     """Parse a damage expression into a :class:`DamageExpr` (no ``eval``).
 
-    >>> str(parse_damage("1D6/2+DB")), str(parse_damage("1D10 + 1D4"))
-    ('1D6÷2+DB', '1D10+1D4')
+    >>> str(parse_damage("1D6÷2+DB")), str(parse_damage("1D10 + 1D4")), str(parse_damage("1D6/2U*2"))
+    ('1D6÷2+DB', '1D10+1D4', '1D6/2U*2')
     >>> parse_damage("1D6+rm -rf")
     Traceback (most recent call last):
     ...

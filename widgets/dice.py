@@ -28,7 +28,7 @@ from math import comb, gcd
 from typing import Callable, Iterable, Mapping
 
 from . import limits
-from .errors import RuleInputError, require_bool, require_int, require_items, shown
+from .errors import RuleInputError, require_bool, require_int, require_items, require_number, shown
 
 #: Largest number of dice one roll may hold (see :mod:`widgets.limits`).
 MAX_DICE = limits.MAX_POOL
@@ -58,6 +58,78 @@ def _coprime_constructor():
 
 _COPRIME = _coprime_constructor()
 
+_SMALL_PRIMES = tuple(p for p in range(2, 1001) if all(p % q for q in range(2, int(p ** 0.5) + 1)))
+
+
+def _factors(total: int) -> "tuple | None":
+    """The factorisation of a big total weight into primes up to 1000, with the powers
+    p^(2^i) of each (to find how often p divides a weight in a few divisions), or None when it
+    has a larger prime factor. Every total here is a product of die sizes, so this is the rule."""
+    if total.bit_length() < 256:
+        return None                      # small: one gcd is as fast
+    out = []
+    rest = total
+    for p in _SMALL_PRIMES:
+        if rest % p:
+            continue
+        if p == 2:
+            e = (rest & -rest).bit_length() - 1
+            rest >>= e
+            out.append((2, e, ()))
+        else:
+            powers = [p]
+            while 2 ** len(powers) <= rest.bit_length():
+                powers.append(powers[-1] * powers[-1])
+            e = 0
+            for i in reversed(range(len(powers))):
+                q, r = divmod(rest, powers[i])
+                while r == 0:
+                    rest, e = q, e + (1 << i)
+                    q, r = divmod(rest, powers[i])
+            out.append((p, e, tuple(powers)))
+        if rest == 1:
+            break
+    return tuple(out) if rest == 1 else None
+
+
+def _known_factors(dist) -> "tuple | None":
+    """The factorisation of a distribution's total, found once and kept on it."""
+    try:
+        return object.__getattribute__(dist, "_known")
+    except AttributeError:
+        factors = _factors(dist._total)
+        object.__setattr__(dist, "_known", factors)
+        return factors
+
+
+def _reduced_by(numerator: int, denominator: int, factors) -> Fraction:
+    """``Fraction(numerator, denominator)`` for a denominator whose prime factors are known:
+    finding how often each divides the numerator takes a few divisions, far less than a gcd
+    of two huge numbers; the same value as the public constructor."""
+    if factors is None or numerator == 0:
+        return _reduced(numerator, denominator)
+    divisor = 1
+    for p, e, powers in factors:
+        if p == 2:
+            k = min(e, (numerator & -numerator).bit_length() - 1)
+            numerator >>= k
+            divisor <<= k
+            continue
+        if e == 0 or numerator % p:
+            continue
+        k, i = 0, 0                      # gallop up through p, p^2, p^4 … then back down
+        while i < len(powers) and k + (1 << i) <= e:
+            q, r = divmod(numerator, powers[i])
+            if r:
+                break
+            numerator, k, divisor, i = q, k + (1 << i), divisor * powers[i], i + 1
+        for j in reversed(range(i)):
+            if k + (1 << j) <= e:
+                q, r = divmod(numerator, powers[j])
+                if r == 0:
+                    numerator, k, divisor = q, k + (1 << j), divisor * powers[j]
+    return _COPRIME(numerator, denominator // divisor)
+
 
 class Dist:
     """An exact discrete distribution over integers (immutable).
@@ -66,7 +138,7 @@ class Dist:
     Fraction(1, 6)
     """
 
-    __slots__ = ("_weights", "_total")
+    __slots__ = ("_weights", "_total", "_known")
 
     def __init__(self, weights: Mapping[int, int]):
         cleaned = {int(v): int(w) for v, w in weights.items() if w}
@@ -107,25 +179,31 @@ class Dist:
     def outcomes(self) -> list[int]:
         return list(self._weights)
 
+    def _total_factors(self):
+        return _known_factors(self)
+
     def probability(self, value: int) -> Fraction:
         return _reduced(self._weights.get(value, 0), self._total)
 
     def probabilities(self) -> dict[int, Fraction]:
         total = self._total
-        return {v: _reduced(w, total) for v, w in self._weights.items()}
+        factors = self._total_factors() if len(self._weights) > 8 else None
+        return {v: _reduced_by(w, total, factors) for v, w in self._weights.items()}
 
     def at_least(self, threshold: int) -> Fraction:
-        return Fraction(sum(w for v, w in self._weights.items() if v >= threshold), self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v >= threshold), self._total,
+                           self._total_factors())
 
     def at_most(self, threshold: int) -> Fraction:
-        return Fraction(sum(w for v, w in self._weights.items() if v <= threshold), self._total)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v <= threshold), self._total,
+                           self._total_factors())
 
     def between(self, low: int | None, high: int | None) -> Fraction:
         """P(low ≤ X ≤ high); ``None`` leaves that side open."""
-        return Fraction(
+        return _reduced_by(
             sum(w for v, w in self._weights.items()
                 if (low is None or v >= low) and (high is None or v <= high)),
-            self._total,
+            self._total, self._total_factors(),
         )
 
     def bands(self, bands: Iterable[tuple[str, int | None, int | None]]) -> dict[str, Fraction]:
@@ -283,7 +361,10 @@ def _poly_mul(a: list[int], b: list[int], checked: bool = True) -> list[int]:
     width = _slot_bytes(bound.bit_length())
     if checked:
         limits.check_product(count * width * 8)
-    if count * width * 8 >= _DECIMAL_FROM_BITS and bound.bit_length() < 12_000:
+    # decimal's fast multiplication pays off when both factors are big; a short factor (4D6KH3
+    # added to 100D100) multiplies faster as a plain integer
+    if len(b) * width * 8 >= _DECIMAL_FROM_BITS // 4 and count * width * 8 >= _DECIMAL_FROM_BITS \
+            and bound.bit_length() < 12_000:
         return _mul_decimal(a, b, len(str(bound)))
     return _unpack(_pack(a, width) * _pack(b, width), width, count)
 
@@ -583,3 +664,532 @@ def kept_total(rolls: Iterable[int], kept: int, highest: bool) -> int:
     chosen = values[len(values) - kept:] if require_bool(highest, "highest", "높은 쪽 여부") \
         else values[:kept]
     return sum(chosen)
+
+
+# --- rolls that can go on without end ----------------------------------------------------------
+class OpenDist:
+    """The exact distribution of a roll that can go on without end (exploding dice, rerolls that
+    add dice): the exact weight of every outcome below :attr:`cut`, and one exact weight, the
+    :attr:`rest`, for all the outcomes at or above it together. Nothing is cut off silently: the
+    shown weights and the rest add up to :attr:`total`.
+
+    >>> d6x = exploding_sum(1, 6, below=13)     # 1D6 where a 6 rolls again and adds
+    >>> d6x.probability(7), d6x.rest_probability(), d6x.cut
+    (Fraction(1, 36), Fraction(1, 36), 13)
+    >>> d6x.at_least(7), d6x.mean()           # the mean is known exactly: 3.5 / (1 − 1/6)
+    (Fraction(1, 6), Fraction(21, 5))
+    """
+
+    __slots__ = ("_weights", "_total", "_cut", "_mean", "_known")
+
+    def __init__(self, weights: Mapping[int, int], total: int, cut: int,
+                 mean: "Fraction | None" = None):
+        cut = require_int(cut, "cut", "경계", -10**9, 10**9)
+        if isinstance(total, bool) or not isinstance(total, int) or total < 1 or \
+                total.bit_length() > limits.MAX_PRODUCT_BITS:
+            raise RuleInputError(f"total must be a whole number from 1, got {shown(total)}",
+                                 f"전체 가중치는 1 이상의 정수여야 합니다 (입력값: {shown(total)}).")
+        if isinstance(weights, Mapping):
+            if len(weights) > limits.MAX_OPEN_REACH:
+                raise RuleInputError(f"weights must hold at most {limits.MAX_OPEN_REACH} outcomes, got "
+                                     f"{shown(weights)}", f"가중치는 결과 {limits.MAX_OPEN_REACH}가지까지입니다 "
+                                     f"(입력값: {shown(weights)}).")
+            weights = list(weights.items())
+        items = require_items(weights, "weights", "가중치", limits.MAX_OPEN_REACH)
+        cleaned = {}
+        for v, w in items:
+            v = require_int(v, "outcome", "결과", -10**9, cut - 1)
+            if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w <= total:
+                raise RuleInputError(f"a weight must be a whole number from 0 to the total, got {shown(w)}",
+                                     f"가중치는 0부터 전체 가중치까지의 정수여야 합니다 (입력값: {shown(w)}).")
+            if w:
+                cleaned[v] = w
+        if sum(cleaned.values()) > total:
+            raise RuleInputError("the shown weights exceed the total",
+                                 "보이는 결과의 가중치 합이 전체보다 큽니다.")
+        self._set(dict(sorted(cleaned.items())), total, cut, mean)
+
+    def _set(self, weights: dict, total: int, cut: int, mean) -> None:
+        object.__setattr__(self, "_weights", weights)
+        object.__setattr__(self, "_total", total)
+        object.__setattr__(self, "_cut", cut)
+        object.__setattr__(self, "_mean", None if mean is None else Fraction(mean))
+
+    @classmethod
+    def _trusted(cls, weights: dict, total: int, cut: int, mean=None) -> "OpenDist":
+        out = object.__new__(cls)
+        out._set(weights, total, cut, mean)
+        return out
+
+    def __setattr__(self, name, value):
+        raise AttributeError("OpenDist is immutable")
+
+    # --- reading ------------------------------------------------------------------
+    @property
+    def cut(self) -> int:
+        """Every outcome below this is shown exactly; the rest lie at or above it."""
+        return self._cut
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+    @property
+    def rest(self) -> int:
+        """The weight of all outcomes at or above :attr:`cut` together."""
+        return self._total - sum(self._weights.values())
+
+    @property
+    def low(self) -> int:
+        """No outcome is below this (the lowest shown one, or the cut when none is shown)."""
+        return next(iter(self._weights), self._cut)
+
+    def outcomes(self) -> list[int]:
+        return list(self._weights)
+
+    def probability(self, value: int) -> Fraction:
+        value = require_int(value, "value", "값", -10**9, self._cut - 1)
+        return _reduced(self._weights.get(value, 0), self._total)
+
+    def probabilities(self) -> dict[int, Fraction]:
+        """The shown outcomes' exact probabilities (with :meth:`rest_probability`, they sum to 1)."""
+        total = self._total
+        factors = self._total_factors() if len(self._weights) > 8 else None
+        return {v: _reduced_by(w, total, factors) for v, w in self._weights.items()}
+
+    def _total_factors(self):
+        return _known_factors(self)
+
+    def rest_probability(self) -> Fraction:
+        """P(outcome ≥ :attr:`cut`), exactly."""
+        return _reduced(self.rest, self._total)
+
+    def at_least(self, threshold: int) -> Fraction:
+        """P(X ≥ threshold) for a threshold up to :attr:`cut` (exact: the rest is included)."""
+        threshold = require_int(threshold, "threshold", "기준", -10**9, self._cut)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v >= threshold) + self.rest,
+                           self._total, self._total_factors())
+
+    def at_most(self, threshold: int) -> Fraction:
+        """P(X ≤ threshold) for a threshold below :attr:`cut`."""
+        threshold = require_int(threshold, "threshold", "기준", -10**9, self._cut - 1)
+        return _reduced_by(sum(w for v, w in self._weights.items() if v <= threshold), self._total,
+                           self._total_factors())
+
+    def mean(self) -> "Fraction | None":
+        """The exact mean where it is known (sums of exploding dice and of chains), else None."""
+        return self._mean
+
+    def closed(self) -> "Dist | None":
+        """The same distribution as a :class:`Dist` when nothing lies at or above the cut.
+
+        >>> chain_count(2, 6, continue_on=[6], counted=[1]).closed().outcomes()   # ones among 2R6
+        [0, 1, 2]
+        """
+        return Dist._dense(self.low, [self._weights.get(v, 0) for v in range(self.low, self.max + 1)]) \
+            if self.rest == 0 and self._weights else None
+
+    @property
+    def max(self) -> int:
+        """The highest shown outcome (below the cut)."""
+        return next(reversed(self._weights), self._cut - 1)
+
+    # --- combining ----------------------------------------------------------------
+    def __add__(self, other: "OpenDist | Dist | int") -> "OpenDist":
+        """The sum with an independent roll: exact below the lowest value the unknown part of
+        either can reach."""
+        if isinstance(other, int) and not isinstance(other, bool):
+            return OpenDist._trusted({v + other: w for v, w in self._weights.items()}, self._total,
+                                     self._cut + other, None if self._mean is None else self._mean + other)
+        if isinstance(other, Dist):
+            cut, other_low, other_total = self._cut + other.min, other.min, other.total
+            other_weights, other_mean = other._weights, other.mean()
+        elif isinstance(other, OpenDist):
+            cut = min(self._cut + other.low, other._cut + self.low)
+            other_low, other_total, other_weights, other_mean = other.low, other._total, other._weights, other._mean
+        else:
+            return NotImplemented
+        mean = None if self._mean is None or other_mean is None else self._mean + other_mean
+        low = self.low + other_low
+        if not self._weights or not other_weights or low >= cut:
+            return OpenDist._trusted({}, self._total * other_total, cut, mean)
+        a = [self._weights.get(v, 0) for v in range(self.low, min(self.max, cut - other_low - 1) + 1)]
+        top = max(other_weights)
+        b = [other_weights.get(v, 0) for v in range(other_low, min(top, cut - self.low - 1) + 1)]
+        product = _poly_mul(a, b)[:cut - low]
+        return OpenDist._trusted({low + i: w for i, w in enumerate(product) if w},
+                                 self._total * other_total, cut, mean)
+
+    __radd__ = __add__
+
+    def map_increasing(self, function: Callable[[int], int], mean: "Fraction | None" = None) -> "OpenDist":
+        """The distribution of ``function(X)`` for a function that never decreases (a division by
+        a positive number, whatever its rounding): exact below ``function(cut)``.
+
+        >>> exploding_sum(1, 6, below=13).map_increasing(lambda v: v // 2).probability(2)   # 4 or 5
+        Fraction(1, 3)
+        """
+        if not callable(function):
+            raise RuleInputError(f"function must be callable, got {shown(function)}",
+                                 f"함수를 넣어 주세요 (입력값: {shown(function)}).")
+        cut = int(function(self._cut))
+        out: dict[int, int] = {}
+        previous = None
+        for v, w in self._weights.items():
+            u = int(function(v))
+            if previous is not None and u < previous:
+                raise RuleInputError("the function decreases", "값이 줄어드는 함수에는 쓸 수 없습니다.")
+            previous = u
+            if u < cut:
+                out[u] = out.get(u, 0) + w
+        return OpenDist._trusted(out, self._total, cut, mean)
+
+    def trimmed(self, rest: Fraction, keep_below: "int | None" = None) -> "OpenDist":
+        """The same roll shown only up to where the rest is at most ``rest``: the lowest cut
+        (not below ``keep_below``) whose rest is that small.
+
+        >>> d = exploding_sum(2, 6, below=60)
+        >>> d.trimmed(Fraction(1, 1000)).cut, d.trimmed(Fraction(1, 1000)).rest_probability() <= Fraction(1, 1000)
+        (33, True)
+        """
+        limit = require_number(rest, "rest", "나머지", 0, 1)
+        floor_cut = self.low if keep_below is None else \
+            require_int(keep_below, "keep_below", "남길 경계", -10**9, self._cut)
+        tail, cut = self.rest, self._cut
+        num, den = limit.numerator, limit.denominator
+        allowed = num * self._total
+        for v in reversed(self._weights):
+            if v < floor_cut or (tail + self._weights[v]) * den > allowed:
+                break
+            tail += self._weights[v]
+            cut = v
+        cut = max(min(cut, self._cut), floor_cut)
+        return OpenDist._trusted({v: w for v, w in self._weights.items() if v < cut}, self._total,
+                                 cut, self._mean)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OpenDist):
+            return NotImplemented
+        return self._cut == other._cut and self.probabilities() == other.probabilities() and \
+            self.rest_probability() == other.rest_probability()
+
+    def __hash__(self) -> int:
+        return hash((self._cut, tuple(self.probabilities().items())))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{v}: {p}" for v, p in self.probabilities().items())
+        return f"OpenDist({{{inner}}}, {self._cut} 이상: {self.rest_probability()})"
+
+
+# A chain of rolls as a generating function: one copy is P(x) / (m - K(x)), where K(x) holds the
+# faces that roll again (their values as powers of x, K(0) = 0) and P(x) the faces that end the
+# chain (P(1) + K(1) = m). n copies: P^n · (m - K)^-n, and (m - K)^-n follows from
+# (m - K)·B' = n·K'·B: one short recurrence per coefficient, in integers over m^(n + J).
+Series = tuple  # ((degree, weight), ...) sorted by degree
+
+
+def _checked_series(P: object, m: object, K: object, n: object) -> tuple[Series, int, Series, int]:
+    """(P, m, K, n) of a chain (see :func:`open_series`), checked: small whole numbers, degrees
+    in order, K without a constant term, P(1) + K(1) = m (the chain's probabilities add up)."""
+    if type(P) is tuple and type(K) is tuple and type(m) is int and type(n) is int:
+        try:
+            return _checked_series_cached(P, m, K, n)
+        except TypeError:                    # not hashable: checked below
+            pass
+    return _check_series(P, m, K, n)
+
+
+@lru_cache(maxsize=256)
+def _checked_series_cached(P: Series, m: int, K: Series, n: int) -> tuple[Series, int, Series, int]:
+    return _check_series(P, m, K, n)
+
+
+def _check_series(P: object, m: object, K: object, n: object) -> tuple[Series, int, Series, int]:
+    m = require_int(m, "m", "주사위 면 수", 1, limits.MAX_SIDES ** 2)
+    n = require_int(n, "n", "주사위 개수", 0, limits.MAX_ROLLED_DICE)
+    polys = []
+    for poly, name, low in ((P, "P", 0), (K, "K", 1)):
+        items = require_items(poly, name, "생성함수", limits.MAX_SIDES)
+        out = []
+        for item in items:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise RuleInputError(f"{name} holds (degree, weight) pairs, got {shown(item)}",
+                                     f"생성함수는 (차수, 가중치) 쌍입니다 (입력값: {shown(item)}).")
+            out.append((require_int(item[0], "degree", "차수", low, 10 * limits.MAX_SIDES),
+                        require_int(item[1], "weight", "가중치", 1, m)))
+        if [d for d, _ in out] != sorted({d for d, _ in out}):
+            raise RuleInputError(f"{name}'s degrees must rise", "생성함수의 차수는 커지는 순서여야 합니다.")
+        polys.append(tuple(out))
+    P, K = polys
+    if not P or sum(c for _, c in P) + sum(c for _, c in K) != m:
+        raise RuleInputError("P(1) + K(1) must be m (and P not empty)",
+                             "생성함수의 가중치 합이 면 수와 같아야 합니다 (끝나는 눈이 있어야 합니다).")
+    return P, m, K, n
+
+
+def _series_power(poly: Series, n: int, length: int) -> list[int]:
+    """Coefficients 0 … length−1 of (poly / x^low)^n: a block of ones is a dice sum (its
+    recurrence), two terms a binomial, anything else binary powering of packed products."""
+    low = poly[0][0]
+    degrees = [d - low for d, _ in poly]
+    coeffs = [0] * (degrees[-1] + 1)
+    for d, c in zip(degrees, (c for _, c in poly)):
+        coeffs[d] = c
+    if n == 0:
+        return [1][:length]
+    if all(c == 1 for c in coeffs):
+        return list(_mixed_weights(((n, len(coeffs)),)))[:length]
+    if len(poly) == 2 and degrees[1] == 1:
+        d, c = coeffs[0], coeffs[1]
+        return [comb(n, k) * c ** k * d ** (n - k) for k in range(min(n, length - 1) + 1)]
+    result, power = [1], coeffs[:length]
+    while n:
+        if n & 1:
+            result = _poly_mul(result, power, checked=False)[:length]
+        n >>= 1
+        if n:
+            power = _poly_mul(power, power, checked=False)[:length]
+    return result
+
+
+def _series_shape(P: Series, m: int, K: Series, n: int, cut: int) -> tuple[int, int, int]:
+    """(lowest outcome, number of coefficients computed, J: most rolls again among them)."""
+    low = P[0][0] * n
+    length = max(0, cut - low)
+    jumps = (length - 1) // K[0][0] if K and length else 0
+    return low, length, jumps
+
+
+def series_work(P: Series, m: int, K: Series, n: int, cut: int) -> tuple[int, int]:
+    """(work of the recurrence and of reading the result: coefficients × their bits, bits of the
+    packed product) of :func:`_series` to ``cut``: what :func:`~widgets.limits.check_open` bounds
+    before anything is computed.
+
+    >>> series_work(((1, 1), (2, 1), (3, 1), (4, 1), (5, 1)), 6, ((6, 1),), 2, 40)
+    (1482, 1472)
+    """
+    P, m, K, n = _checked_series(P, m, K, n)
+    cut = require_int(cut, "cut", "계산할 경계", -10**6, 10**6)
+    low, length, jumps = _series_shape(P, m, K, n, cut)
+    if not length:
+        return 0, 0
+    if length > limits.MAX_OPEN_REACH:
+        return length * max(1, len(K)), limits.MAX_PRODUCT_BITS + 1   # refused, nothing computed
+    p_width = min(length, n * (P[-1][0] - P[0][0]) + 1)
+    p_bits = int(n * math.log2(sum(c for _, c in P))) + 2
+    b_width = length if K else 1
+    # every coefficient of (m − K)^−n is at most the sum of them all, (m − K(1))^−n
+    b_bits = int((n + jumps) * math.log2(m) - n * math.log2(m - sum(c for _, c in K))) + 2
+    total_bits = int((n + jumps) * math.log2(m)) + 1
+    work = length * (max(1, len(K)) * b_bits + total_bits)
+    if p_width == 1 or b_width == 1:
+        return work, 0
+    return work, dense_sum_bits(p_width, b_width, p_bits, b_bits)
+
+
+@lru_cache(maxsize=128)
+def _series(P: Series, m: int, K: Series, n: int, cut: int) -> OpenDist:
+    """n independent chains P/(m − K): exact below ``cut``."""
+    low, length, jumps = _series_shape(P, m, K, n, cut)
+    mean = _series_mean(P, m, K, n)
+    if length == 0:
+        return OpenDist._trusted({}, 1, cut, mean)
+    a = _series_power(P, n, length)
+    total = m ** (n + jumps)
+    if not K:
+        b = [1]
+    else:
+        b = [0] * length
+        b[0] = m ** jumps
+        terms = [(d, c) for d, c in K if d < length]
+        for t in range(1, length):
+            acc = 0
+            for d, c in terms:
+                if d > t:
+                    break
+                acc += c * b[t - d] * (t - d + n * d)
+            b[t] = acc // (m * t)
+    weights = _poly_mul(a, b, checked=False)[:length]
+    return OpenDist._trusted({low + i: w for i, w in enumerate(weights) if w}, total, cut, mean)
+
+
+def _series_mean(P: Series, m: int, K: Series, n: int) -> Fraction:
+    """The exact mean of n chains: n·(P'(1) + K'(1)) / (m − K(1))."""
+    q = m - sum(c for _, c in K)
+    return Fraction(n * (sum(d * c for d, c in P) + sum(d * c for d, c in K)), q)
+
+
+def series_reach(P: Series, m: int, K: Series, n: int, rest: Fraction) -> int:
+    """A value the sum of n chains P/(m − K) reaches with probability at most ``rest`` (a
+    Chernoff bound in floating point, used only to decide how far to compute: every shown
+    probability is then exact, and the rest is checked exactly).
+
+    >>> series_reach(((1, 1), (2, 1), (3, 1), (4, 1), (5, 1)), 6, ((6, 1),), 1, Fraction(1, 10**6)) > 40
+    True
+    """
+    P, m, K, n = _checked_series(P, m, K, n)
+    eps = float(require_number(rest, "rest", "나머지", Fraction(1, 10**30), 1))
+    return _reach(P, m, K, n, eps)
+
+
+def _runs(poly: Series) -> tuple[tuple[int, int, float], ...]:
+    """A polynomial as runs of consecutive degrees with one weight: (first degree, length, log
+    weight); a die's faces are one or two runs, so the bound below costs a few exponentials."""
+    runs: list[list] = []
+    for d, c in poly:
+        if runs and runs[-1][0] + runs[-1][1] == d and runs[-1][2] == c:
+            runs[-1][1] += 1
+        else:
+            runs.append([d, 1, c])
+    return tuple((d, length, math.log(c)) for d, length, c in runs)
+
+
+def _log_sum(runs: tuple, t: float) -> float:
+    """log Σ weight·e^(degree·t) over the runs (t > 0), without overflow."""
+    logs = []
+    for d, length, log_c in runs:
+        # Σ_{j<length} e^((d+j)t) = e^(dt)·(e^(length·t) − 1)/(e^t − 1)
+        logs.append(log_c + d * t + (math.log(math.expm1(length * t) / math.expm1(t))
+                                     if length * t < 700 else (length - 1) * t - math.log1p(-math.exp(-t))))
+    top = max(logs)
+    return top + math.log(math.fsum(math.exp(v - top) for v in logs))
+
+
+@lru_cache(maxsize=256)
+def _reach(P: Series, m: int, K: Series, n: int, eps: float) -> int:
+    if not K:
+        return n * P[-1][0] + 1
+    p_runs, k_runs = _runs(P), _runs(K)
+    log_m = math.log(m)
+    hi = 1.0
+    while _log_sum(k_runs, hi) < log_m:
+        hi *= 2
+    lo = 0.0
+    for _ in range(48):                      # the largest t with K(e^t) < m
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _log_sum(k_runs, mid) < log_m else (lo, mid)
+
+    def bound(t: float) -> float:
+        room = m - math.exp(_log_sum(k_runs, t))
+        if room <= 0 or t <= 0:
+            return math.inf
+        return (n * (_log_sum(p_runs, t) - math.log(room)) - math.log(eps)) / t
+
+    best = min(bound(lo * i / 32) for i in range(1, 32))
+    a, b = 0.0, lo                           # then a golden-section search near the best
+    for _ in range(40):
+        c, d = b - (b - a) * 0.618, a + (b - a) * 0.618
+        if bound(c) < bound(d):
+            b = d
+        else:
+            a = c
+    best = min(best, bound((a + b) / 2))
+    return int(math.ceil(best)) + 1 if math.isfinite(best) else 10**9
+
+
+def _faces(faces: object, sides: int, name: str, name_ko: str) -> frozenset[int]:
+    items = require_items(faces, name, name_ko, limits.MAX_SIDES)
+    return frozenset(require_int(f, name, name_ko, 1, sides) for f in items)
+
+
+def exploding_sum(count: int, sides: int, explode_on: "Iterable[int] | None" = None,
+                  penetrating: bool = False, below: "int | None" = None) -> OpenDist:
+    """Sum of ``count`` dice with ``sides`` faces where every face in ``explode_on`` (default:
+    the highest) rolls one more die and adds it, again and again (Roll20's ``!``, Foundry's
+    ``x``, BCDice's U dice); ``penetrating`` counts each extra roll one less (Roll20's ``!p``).
+    Exact below ``below`` (default: far enough that the rest is at most
+    :data:`~widgets.limits.OPEN_REST`).
+
+    >>> d = exploding_sum(1, 6)
+    >>> d.probability(6), d.probability(12), d.rest_probability() <= Fraction(1, 10**6)
+    (Fraction(0, 1), Fraction(0, 1), True)
+    >>> exploding_sum(1, 6).probability(13)     # 6, 6, then a 1
+    Fraction(1, 216)
+    """
+    count = require_int(count, "count", "주사위 개수", 1, limits.MAX_TERM_DICE)
+    sides = require_int(sides, "sides", "주사위 면 수", 2, limits.MAX_SIDES)
+    faces = frozenset((sides,)) if explode_on is None else _faces(explode_on, sides, "explode_on", "폭발하는 눈")
+    penetrating = require_bool(penetrating, "penetrating", "관통 여부")
+    P, m, K = explode_series(sides, faces, penetrating)
+    return open_series(P, m, K, count, below)
+
+
+def explode_series(sides: int, faces: frozenset, penetrating: bool = False) -> tuple[Series, int, Series]:
+    """(P, m, K) of one exploding die (see :func:`open_series`); refuses faces that would make
+    every roll explode (it would never end).
+
+    >>> explode_series(6, frozenset({6}))
+    (((1, 1), (2, 1), (3, 1), (4, 1), (5, 1)), 6, ((6, 1),))
+    """
+    sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+    faces = _faces(faces, sides, "faces", "폭발하는 눈")
+    penetrating = require_bool(penetrating, "penetrating", "관통 여부")
+    if len(faces) >= sides:
+        raise RuleInputError(f"every face of a d{sides} explodes: the roll would never end",
+                             f"{sides}면 주사위의 모든 눈이 폭발해 굴림이 끝나지 않습니다.")
+    P = tuple((v, 1) for v in range(1, sides + 1) if v not in faces)
+    if not penetrating:
+        return P, sides, tuple((v, 1) for v in sorted(faces))
+    again = [v - 1 for v in sorted(faces)]        # an extra roll counts one less
+    zero = again.count(0)                         # a penetrating 1 adds nothing and rolls again
+    return P, sides - zero, tuple((d, 1) for d in again if d)
+
+
+def chain_series(sides: int, continue_on: frozenset, counted: frozenset) -> tuple[Series, int, Series]:
+    """(P, m, K) of the number of counted faces in one chain where each face in ``continue_on``
+    rolls one more die (BCDice's R dice; the powers of x count the counted faces).
+
+    >>> chain_series(6, frozenset({6}), frozenset({5, 6}))
+    (((0, 4), (1, 1)), 6, ((1, 1),))
+    """
+    sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+    continue_on = _faces(continue_on, sides, "continue_on", "다시 굴리는 눈")
+    counted = _faces(counted, sides, "counted", "세는 눈")
+    if len(continue_on) >= sides:
+        raise RuleInputError(f"every face of a d{sides} rolls again: the roll would never end",
+                             f"{sides}면 주사위의 모든 눈이 다시 굴려 굴림이 끝나지 않습니다.")
+    a = len(continue_on & counted)                # roll again and counted
+    b = len(continue_on - counted)                # roll again, not counted
+    c = len(counted - continue_on)
+    d = sides - a - b - c
+    P = tuple((deg, w) for deg, w in ((0, d), (1, c)) if w)
+    return P, sides - b, (((1, a),) if a else ())
+
+
+def chain_count(count: int, sides: int, continue_on: Iterable[int], counted: Iterable[int],
+                below: "int | None" = None) -> OpenDist:
+    """BCDice's R dice: ``count`` dice with ``sides`` faces, where each die showing a face in
+    ``continue_on`` adds one more die, until none does; the number of all rolled dice showing a
+    face in ``counted``. Exact below ``below`` (default: until the rest is at most
+    :data:`~widgets.limits.OPEN_REST`).
+
+    >>> sixes = chain_count(2, 6, continue_on=[6], counted=[6])    # 2R6[6]>=6: successes
+    >>> sixes.probability(0), sixes.probability(1)
+    (Fraction(25, 36), Fraction(25, 108))
+    """
+    count = require_int(count, "count", "주사위 개수", 1, limits.MAX_TERM_DICE)
+    sides = require_int(sides, "sides", "주사위 면 수", 1, limits.MAX_SIDES)
+    again = _faces(continue_on, sides, "continue_on", "다시 굴리는 눈")
+    hits = _faces(counted, sides, "counted", "세는 눈")
+    P, m, K = chain_series(sides, again, hits)
+    if not P:      # every counted face rolls again and nothing else ends the chain: never ends
+        raise RuleInputError("the chain never ends", "굴림이 끝나지 않습니다.")
+    return open_series(P, m, K, count, below)
+
+
+def open_series(P: Series, m: int, K: Series, n: int, below: "int | None" = None) -> OpenDist:
+    """n independent chains P/(m − K) (see :func:`explode_series`), exact below ``below`` or,
+    by default, trimmed to where the rest is at most :data:`~widgets.limits.OPEN_REST`; the
+    size of the work is checked first (:func:`~widgets.limits.check_open`).
+
+    >>> open_series(((1, 1),), 2, ((1, 1),), 1).probability(3)      # a coin: tails, tails, heads
+    Fraction(1, 8)
+    """
+    P, m, K, n = _checked_series(P, m, K, n)
+    trim = below is None
+    cut = series_reach(P, m, K, n, limits.OPEN_REST) if trim else \
+        require_int(below, "below", "계산할 경계", -10**6, 10**6)
+    limits.check_open(cut - P[0][0] * n, 0, 0)
+    limits.check_open(cut - P[0][0] * n, *series_work(P, m, K, n, cut))
+    result = _series(P, m, K, n, cut)
+    return result.trimmed(limits.OPEN_REST) if trim else result

@@ -176,6 +176,12 @@ def _range_text(low: object, high: object) -> tuple[str, str]:
 
 
 # --- validators ----------------------------------------------------------------------------
+#: Characters of one name the validators look up (:func:`require_choice`): longer text is refused
+#: unread. Listed with the library's other limits in :mod:`widgets.limits` (which imports it
+#: from here: the validators come first, the limits use them).
+MAX_NAME_TEXT = 100
+
+
 def require_int(value: object, name: str, name_ko: str, low: int, high: int) -> int:
     """Return ``value`` as an ``int`` in ``[low, high]`` or raise :class:`RuleInputError`.
 
@@ -306,7 +312,6 @@ def require_choice(value: object, name: str, name_ko: str,
     ...
     widgets.errors.RuleInputError: first must be one of 'A', 'B', got 'C'
     """
-    from .limits import MAX_NAME_TEXT   # (limits imports this module)
     table = choices if isinstance(choices, Mapping) else {c: c for c in choices}
     key = value.strip() if isinstance(value, str) and len(value) <= MAX_NAME_TEXT else None
     if key is None or key not in table:

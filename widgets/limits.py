@@ -14,7 +14,9 @@ widgets.errors.RuleInputError: 101D200 is too big: dice × sides may be at most 
 """
 from __future__ import annotations
 
-from .errors import RuleInputError, particle, require_items
+from fractions import Fraction
+
+from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -63,8 +65,40 @@ MAX_BANDS = 100
 MAX_NUMBER_TEXT = 1000
 #: Characters of one name the library looks up (a rank, an armour, a weapon, a load, a bonus type,
 #: a choice): longer text is refused unread, before it is normalised (stripped, lower-cased, spaces
-#: removed) for the lookup, so a refusal never copies the text it refuses.
-MAX_NAME_TEXT = 100
+#: removed) for the lookup, so a refusal never copies the text it refuses. (Defined with the
+#: validators in :mod:`widgets.errors`, which read it; imported above.)
+#: Dice in one term of a dice expression (``200D6``, ``200B6``): BCDice rolls at most 200 at once
+#: (more count as no dice at all there), so the calculator reads at most 200 too.
+MAX_TERM_DICE = 200
+#: Dice one roll may roll in all, extra rolls of exploding or rerolled dice included: BCDice stops
+#: a command that rolls more than 10,000 (``UPPER_LIMIT_RANDS``). A roll that could pass this
+#: with a chance above :data:`OPEN_REST` is refused.
+MAX_ROLLED_DICE = 10_000
+#: A roll that can go on without end (exploding dice, rerolls that add dice) is shown outcome by
+#: outcome until what is left is at most this, and that rest is given as one exact number.
+OPEN_REST_DENOMINATOR = 1_000_000
+OPEN_REST = Fraction(1, OPEN_REST_DENOMINATOR)
+#: Most outcomes computed for such a roll (the same as the totals of the biggest sum).
+MAX_OPEN_REACH = 20_000
+#: Most work of computing and reading such a roll (outcomes × faces that roll again × the bits of
+#: their weights, which grow with every roll again), and most bits of the one packed product that
+#: joins its parts: smaller than :data:`MAX_PRODUCT_BITS`, so that the in-page engine answers
+#: the heaviest within half a second.
+MAX_SERIES_STEPS = 6_000_000
+MAX_SERIES_PRODUCT_BITS = 1_000_000
+#: Most D66 rolls added up in one term (``50D66``): each is two dice read as tens and units.
+MAX_D66_DICE = 50
+#: Most repetitions of one command (``x5 2D6``) and items of one choice (``choice[A,B,C]``): BCDice's
+#: own limits (``REPEAT_LIMIT``, 100 items).
+MAX_REPEAT = 100
+MAX_CHOICE_ITEMS = 100
+#: Characters of one choice command (its items are words; reading them costs nothing like an
+#: expression's terms, so it may be longer than :data:`MAX_EXPRESSION_TEXT`).
+MAX_CHOICE_TEXT = 200
+#: Most bonus or penalty dice of one Call of Cthulhu roll (``CC(2)``): BCDice's own limit.
+MAX_BONUS_DICE = 100
+#: Most sides of a die whose faces are counted one by one (``8TY6``): BCDice's own limit.
+MAX_TALLY_SIDES = 20
 
 
 def _why() -> str:
@@ -204,6 +238,36 @@ def check_product(bits: int) -> None:
             "계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
 
 
+def check_open(reach: int, steps: int, bits: int) -> None:
+    """Refuse computing a roll that can go on without end to more than :data:`MAX_OPEN_REACH`
+    outcomes, in more than :data:`MAX_SERIES_STEPS` steps, or with a packed product of more than
+    :data:`MAX_PRODUCT_BITS` bits, before anything is computed.
+
+    >>> check_open(100, 100, 10_000)
+    >>> check_open(30_000, 100, 10)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: the roll goes on too long: it would be shown up to 30000 outcomes, at most 20000, so that every answer comes within a second
+    """
+    if reach > MAX_OPEN_REACH:
+        raise RuleInputError(
+            f"the roll goes on too long: it would be shown up to {reach} outcomes, at most "
+            f"{MAX_OPEN_REACH}, {_why()}",
+            f"끝없이 이어질 수 있는 굴림이 너무 깁니다: 나머지가 충분히 작아지려면 결과 {reach}가지를 "
+            f"보여야 해서, {MAX_OPEN_REACH}가지까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+    if steps > MAX_SERIES_STEPS:
+        raise RuleInputError(
+            f"the roll goes on too long: {steps} bit-steps of work, at most {MAX_SERIES_STEPS}, {_why()}",
+            f"끝없이 이어질 수 있는 굴림이 너무 큽니다: 계산량이 {steps}(결과 수 × 비트 수)로, "
+            f"{MAX_SERIES_STEPS}까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+    if bits > MAX_SERIES_PRODUCT_BITS:
+        raise RuleInputError(
+            f"the roll goes on too long: joining it takes a {bits}-bit product, at most "
+            f"{MAX_SERIES_PRODUCT_BITS}, {_why()}",
+            f"끝없이 이어질 수 있는 굴림이 너무 큽니다: 계산을 합치는 곱이 {bits}비트로, "
+            f"{MAX_SERIES_PRODUCT_BITS}비트까지만 계산합니다 (모든 답이 1초 안에 나오도록 정한 한도).")
+
+
 def refuse_pool(count: int) -> None:
     """Raise the refusal of a pool of ``count`` dice (more than :data:`MAX_POOL`).
 
@@ -251,6 +315,31 @@ def limits_table() -> list[dict[str, object]]:
          "the divisor of a divided term (1D6÷2)"),
         ("MAX_TARGET", MAX_TARGET, "비교(1D100<=45)에 쓰는 수의 크기",
          "the number a comparison names (1D100<=45)"),
+        ("MAX_TERM_DICE", MAX_TERM_DICE, "주사위 식의 한 항에 굴리는 주사위 개수 (BCDice의 한도)",
+         "dice in one term of a dice expression (BCDice's limit)"),
+        ("MAX_ROLLED_DICE", MAX_ROLLED_DICE,
+         "한 굴림에 모두 굴리는 주사위 개수, 폭발·다시 굴리기로 더 굴리는 것 포함 (BCDice의 한도)",
+         "dice one roll rolls in all, extra rolls included (BCDice's limit)"),
+        ("OPEN_REST_DENOMINATOR", OPEN_REST_DENOMINATOR,
+         "끝없이 이어질 수 있는 굴림에서 하나로 묶어 보이는 나머지 확률은 이 수분의 1 이하 (OPEN_REST)",
+         "the rest of a roll that can go on without end, shown as one number, is at most 1 over this"),
+        ("MAX_OPEN_REACH", MAX_OPEN_REACH, "끝없이 이어질 수 있는 굴림에서 계산하는 결과의 수",
+         "outcomes computed for a roll that can go on without end"),
+        ("MAX_SERIES_STEPS", MAX_SERIES_STEPS,
+         "그 계산과 읽기의 양 (결과 수 × 다시 굴리는 눈의 수 × 가중치의 비트 수)",
+         "work of computing and reading it (outcomes × faces that roll again × bits of the weights)"),
+        ("MAX_SERIES_PRODUCT_BITS", MAX_SERIES_PRODUCT_BITS, "그 계산을 합치는 곱의 비트 수",
+         "bits of the product that joins that computation"),
+        ("MAX_D66_DICE", MAX_D66_DICE, "식의 한 항에 더하는 D66의 수", "D66 rolls added up in one term"),
+        ("MAX_REPEAT", MAX_REPEAT, "반복 명령(x5 2D6)의 반복 횟수 (BCDice의 한도)",
+         "repetitions of one command (BCDice's limit)"),
+        ("MAX_CHOICE_ITEMS", MAX_CHOICE_ITEMS, "choice 명령의 항목 수 (BCDice의 한도)",
+         "items of one choice (BCDice's limit)"),
+        ("MAX_CHOICE_TEXT", MAX_CHOICE_TEXT, "choice 명령 하나의 글자 수", "characters of one choice command"),
+        ("MAX_BONUS_DICE", MAX_BONUS_DICE, "크툴루 7판 CC의 보너스·페널티 주사위 수 (BCDice의 한도)",
+         "bonus or penalty dice of one CC roll (BCDice's limit)"),
+        ("MAX_TALLY_SIDES", MAX_TALLY_SIDES, "눈별로 세는 주사위(8TY6)의 면 수 (BCDice의 한도)",
+         "sides of a die whose faces are counted (BCDice's limit)"),
         ("MAX_FLIGHT_WORK", MAX_FLIGHT_WORK,
          "평면도에서 도주 경로를 찾을 때 만드는 중간 이동(칸, 거리, 그때까지 떠난 상대)과 그 비교의 수",
          "partial moves (square, feet, opponents left) made and compared by one search for fleeing moves"),

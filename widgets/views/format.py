@@ -6,36 +6,9 @@ import re
 from fractions import Fraction
 
 from ..errors import particle
-
-
-def percent(p: Fraction, digits: int = 2) -> str:
-    """Percent rounded half-up from the exact value; tiny non-zero values never show as 0.
-
-    >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**9)), percent(Fraction(0))
-    ('33.33%', '< 0.01%', '0%')
-    """
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    scale = 10**digits
-    rounded = Fraction(int(p * 100 * scale + Fraction(1, 2)), scale)
-    if rounded == 0:
-        return f"< {1 / scale:.{digits}f}%"
-    if rounded == 100:
-        return f"> {100 - 1 / scale:.{digits}f}%"
-    return f"{float(rounded):.{digits}f}%"
-
-
-def fraction(x: Fraction) -> str:
-    """``7/2``, or ``3`` when whole."""
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def prob(p: Fraction) -> str:
-    """Exact fraction and percent: ``5/12 (41.67%)``."""
-    return f"{fraction(p)} ({percent(Fraction(p))})"
+# The exact-number texts live with the one table helper, which draws them (it may not import this
+# module: that was an import circle); they are this module's too.
+from .table import fraction, percent, prob  # noqa: F401  (fmt.prob, fmt.percent, fmt.fraction)
 
 
 def signed(n: int) -> str:

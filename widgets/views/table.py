@@ -20,10 +20,72 @@ from __future__ import annotations
 
 import html as html_lib
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
 
-from . import format as fmt
+
+
+# --- exact numbers as text (``widgets.views.format`` re-exports these) --------------------------------
+def percent(p: Fraction, digits: int = 2) -> str:
+    """Percent rounded half-up from the exact value; tiny non-zero values never show as 0.
+
+    >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**9)), percent(Fraction(0))
+    ('33.33%', '< 0.01%', '0%')
+    """
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    scale = 10**digits
+    p = Fraction(p)                      # half-up in whole numbers: no gcd of long numbers
+    rounded = Fraction((2 * 100 * scale * p.numerator + p.denominator) // (2 * p.denominator), scale)
+    if rounded == 0:
+        return f"< {1 / scale:.{digits}f}%"
+    if rounded == 100:
+        return f"> {100 - 1 / scale:.{digits}f}%"
+    return f"{float(rounded):.{digits}f}%"
+
+
+#: Digits of a numerator or denominator written out at most (Python refuses to write whole numbers
+#: of more than 4,300 digits; an exact probability of a long roll can have more).
+MAX_FRACTION_DIGITS = 4000
+
+
+@lru_cache(maxsize=64)
+def _ten_to(k: int) -> int:
+    return 10**k
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of a whole number, without writing it out."""
+    n = abs(n)
+    digits = int(n.bit_length() * 0.30102999566398120) + 1
+    while digits > 1 and _ten_to(digits - 1) > n:
+        digits -= 1
+    while _ten_to(digits) <= n:
+        digits += 1
+    return digits
+
+
+def fraction(x: Fraction) -> str:
+    """``7/2``, or ``3`` when whole; a fraction too long to write out says how long it is (the
+    percent beside it in :func:`prob` is exact to its digits).
+
+    >>> fraction(Fraction(7, 2)), fraction(Fraction(1, 6 ** 6000))
+    ('7/2', '1/(4669자리 수)')
+    """
+    x = Fraction(x)
+    if max(x.numerator.bit_length(), x.denominator.bit_length()) > MAX_FRACTION_DIGITS * 3.3:
+        num = str(x.numerator) if abs(x.numerator) < 10 ** 30 else f"({_digits(x.numerator)}자리 수)"
+        return f"{num}/({_digits(x.denominator)}자리 수)"
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def prob(p: Fraction) -> str:
+    """Exact fraction and percent: ``5/12 (41.67%)``."""
+    return f"{fraction(p)} ({percent(Fraction(p))})"
+
 
 
 @dataclass(frozen=True)
@@ -52,7 +114,7 @@ def prob_cell(p: Fraction, strong: bool = False) -> Cell:
     >>> prob_cell(Fraction(1, 4)).text
     '1/4 (25.00%)'
     """
-    return Cell(fmt.prob(Fraction(p)), strong=strong, number=True)
+    return Cell(prob(Fraction(p)), strong=strong, number=True)
 
 
 def number_cell(text: object, strong: bool = False) -> Cell:
