@@ -45,6 +45,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
 
@@ -169,6 +170,7 @@ _ASCII_EM = {" ": 0.34, ".": 0.34, ",": 0.34, ":": 0.34, ";": 0.34, "'": 0.34, "
              '"': 0.48, "%": 1.0, "+": 0.87, "=": 0.87, "<": 0.87, ">": 0.87, "~": 0.87}
 
 
+@lru_cache(maxsize=8192)
 def text_em(text: str, bold: bool = False) -> float:
     """Width of one unbroken line of text, in ems of the phone's font (an estimate on the wide
     side: a Hangul syllable is 1, a digit 0.66).
@@ -228,19 +230,20 @@ class Table:
         cells = []
         for i, value in enumerate(row):
             cell = _cell(value)
-            if not isinstance(value, Cell) and (i in self.strong_columns or len(cell.text) <= self.short
-                                                or _PROB.fullmatch(cell.text)):
-                cell = Cell(cell.text, strong=i in self.strong_columns,
-                            number=cell.number or len(cell.text) <= self.short
-                            or bool(_PROB.fullmatch(cell.text)))
+            if not isinstance(value, Cell):
+                bold, short = i in self.strong_columns, len(cell.text) <= self.short
+                exact = not (cell.number or short) and bool(_PROB.fullmatch(cell.text))
+                if bold or short or exact:
+                    cell = Cell(cell.text, strong=bold, number=cell.number or short or exact)
             cells.append(cell)
         return cells
 
-    def _extents(self, compact: bool) -> list[list[tuple[float, float, list[float]]]]:
+    def _extents(self, compact: bool, drawn: list[list[Cell]] | None = None
+                 ) -> list[list[tuple[float, float, list[float]]]]:
         """Each row's cells (the head row first) as (narrowest, one-line) widths in ems of
         the phone's font and the widths of its words: the narrowest is its widest unbreakable
         piece (a word, or a whole number or probability); ``compact`` draws probabilities as
-        percent over fraction."""
+        percent over fraction. ``drawn``: the body's cells, when already made."""
         nowrap_all = self.all_numbers or "cum" in self.kind.split()
 
         def extent(text: str, bold: bool, nowrap: bool, prob) -> tuple[float, float, list[float]]:
@@ -254,9 +257,9 @@ class Table:
             return max(words, default=0.0), one, words
 
         rows = [[extent(str(h), True, False, None) for h in self.head]]
-        for row in self.rows:
+        for row in (drawn if drawn is not None else map(self._row_cells, self.rows)):
             cells = []
-            for i, cell in enumerate(self._row_cells(row)):
+            for i, cell in enumerate(row):
                 text = _TAG.sub("", cell.markup) if cell.markup is not None else cell.text
                 bold = cell.strong or (cell.heading if cell.heading is not None else self.row_heads and i == 0)
                 prob = _PROB.fullmatch(text) if cell.markup is None else None
@@ -274,6 +277,16 @@ class Table:
         (161, 111)
         """
         return self._width(self._columns(self._extents(compact))[0])
+
+    def _lines(self, rows) -> float:
+        narrow, wide = self._columns(rows)
+        room = (PHONE_PX - self._width([0.0] * len(narrow))) / PHONE_FONT_PX
+        spare, want = room - sum(narrow), sum(wide) - sum(narrow)
+        widths = [w if want <= 0 or spare >= want else n + max(spare, 0) * (w - n) / want
+                  for n, w in zip(narrow, wide)]
+        lines = [max((_wrapped(words, widths[i]) for i, (_, _, words) in enumerate(r)
+                      if widths[i] < NARROW_EM), default=1) for r in rows[1:]]
+        return sum(lines) / len(lines) if lines else 1.0
 
     @staticmethod
     def _columns(rows) -> tuple[list[float], list[float]]:
@@ -297,16 +310,7 @@ class Table:
         >>> Table(["결과", "확률"], [["성공", Fraction(5, 12)]]).phone_lines()
         1.0
         """
-        rows = self._extents(compact)
-        narrow, wide = self._columns(rows)
-        room = (PHONE_PX - self._width([0.0] * len(narrow))) / PHONE_FONT_PX
-        spare, want = room - sum(narrow), sum(wide) - sum(narrow)
-        widths = [w if want <= 0 or spare >= want else n + max(spare, 0) * (w - n) / want
-                  for n, w in zip(narrow, wide)]
-        body = rows[1:]
-        lines = [max((_wrapped(words, widths[i]) for i, (_, _, words) in enumerate(r)
-                      if widths[i] < NARROW_EM), default=1) for r in body]
-        return sum(lines) / len(lines) if lines else 1.0
+        return self._lines(self._extents(compact))
 
     def phone_layout(self) -> str:
         """How the table reads on a 390 px phone: ``table`` when it fits as it is, ``compact``
@@ -327,23 +331,37 @@ class Table:
         >>> Table(["상황", "바뀌는 굴림", "효과", "근거"], [row] * 3).phone_layout()
         'cards'
         """
+        return self._plan([self._row_cells(r) for r in self.rows])[0]
+
+    def _plan(self, drawn: list[list[Cell]]) -> tuple[str, dict]:
+        """The phone layout and the extents it was chosen from ({compact: extents})."""
         if self.phone not in LAYOUTS:
             raise ValueError(f"unknown phone layout {self.phone!r}: one of {LAYOUTS}")
+        extents: dict[bool, list] = {}
+
+        def ext(compact: bool):
+            if compact not in extents:
+                extents[compact] = self._extents(compact, drawn)
+            return extents[compact]
+
         if self.phone != "auto":
-            return self.phone
+            return self.phone, extents
         for layout, compact in (("table", False), ("compact", True)):
-            if self.phone_width(compact) <= PHONE_PX:
-                columns = max((len(r) for r in [self.head, *self.rows]), default=0)
-                tall = columns >= 3 and self.phone_lines(compact) > CARD_LINES
-                return "cards" if tall else layout
-        return "cards"
+            rows = ext(compact)
+            if self._width(self._columns(rows)[0]) <= PHONE_PX:
+                columns = max((len(r) for r in rows), default=0)
+                tall = columns >= 3 and self._lines(rows) > CARD_LINES
+                return ("cards" if tall else layout), extents
+        return "cards", extents
 
     def html(self) -> str:
-        layout = self.phone_layout()
+        drawn = [self._row_cells(r) for r in self.rows]
+        layout, extents = self._plan(drawn)
         compact = layout in ("compact", "cards")
         classes = self.kind + {"table": "", "swipe": "", "compact": " compact",
                                "cards": " compact cards"}[layout]
-        if compact and self.phone_width() > DESKTOP_PX:
+        plain = (extents.get(False) or self._extents(False, drawn)) if compact else None
+        if compact and self._width(self._columns(plain)[0]) > DESKTOP_PX:
             classes += " wide"      # compact on a desktop too: it would not fit the article
         cap = f"<caption>{html_lib.escape(self.caption)}</caption>" if self.caption else ""
         head = ""
@@ -351,18 +369,18 @@ class Table:
             head = ("<thead><tr>" + "".join(f"<th>{html_lib.escape(str(h))}</th>"
                                             for h in self.head) + "</tr></thead>")
         cards = layout == "cards"
-        extents = self._extents(compact) if cards else []
+        chips = (extents.get(True) or self._extents(True, drawn)) if cards else []
         body = []
-        for r, row in enumerate(self.rows):
+        for r, row in enumerate(drawn):
             cells = []
-            for i, cell in enumerate(self._row_cells(row)):
+            for i, cell in enumerate(row):
                 heading = cell.heading if cell.heading is not None else (self.row_heads and i == 0)
                 names = ["num"] if cell.number and not self.all_numbers else []
                 label = ""
                 if cards and i and (cell.text or cell.markup):
                     title = str(self.head[i]) if i < len(self.head) else ""
                     label = f' data-h="{html_lib.escape(title, quote=True)}"' if title else ""
-                    names += _chip_span(extents[r + 1][i][1], extents[0][i][1] if title else 0.0)
+                    names += _chip_span(chips[r + 1][i][1], chips[0][i][1] if title else 0.0)
                 cls = f' class="{" ".join(names)}"' if names else ""
                 tag = "th" if heading else "td"
                 cells.append(f"<{tag}{cls}{label}>{cell.inner(compact)}</{tag}>")
