@@ -1,8 +1,9 @@
 """Phones: at 390×844 the page never scrolls sideways and no box does either, except a table
 wider than the screen, which scrolls in its own box with its first column kept in view; no table
-row breaks out of its columns; every control is large enough for a thumb; the grid explorer's
-squares scale so that a 16×12 plan fits 360 px (book/_ext/book.css, widgets/views/table.py,
-widgets/views/static_page.py and widgets/js/a11y.js)."""
+row breaks out of its columns (a table drawn as cards keeps each value under its column's name);
+every control is large enough for a thumb; the grid explorer's squares scale so that a 16×12 plan
+fits 360 px (book/_ext/book.css, widgets/views/table.py, widgets/views/static_page.py and
+widgets/js/a11y.js). That every column of every table is on screen is tests/test_phone_tables.py."""
 from __future__ import annotations
 
 import pytest
@@ -53,8 +54,11 @@ SIDEWAYS_JS = """() => {
 
 # Every table row (light DOM and Bokeh's shadow roots) that breaks out of its columns: a cell
 # not laid out as a table cell (a reflowed row), cells of one row not side by side, a cell whose
-# text runs past its box, a number or an exact probability broken across lines, a caption
-# squeezed narrower than its table (one letter per line). Returns [problems, rows checked].
+# text runs past its box, a number or an exact probability broken across lines (a compact one
+# is its percent over its fraction: each on one line, the percent on top), a caption squeezed
+# narrower than its table (one letter per line). A table drawn as cards (table.cards) is a card
+# a row instead: its title first across the card, every other value inside the card and under
+# its column's name. Returns [problems, rows checked].
 TABLES_JS = """() => {
   const out = [];
   let rows = 0;
@@ -64,13 +68,39 @@ TABLES_JS = """() => {
     const tops = new Set(Array.from(r.getClientRects()).filter(b => b.width > 0).map(b => Math.round(b.top)));
     return tops.size;
   };
+  const numberBroken = (c) => {
+    const pf = c.querySelector(".pf");
+    if (!pf) return lines(c) > 1;
+    const pct = pf.lastElementChild, frac = pf.firstChild;
+    const r = document.createRange();
+    r.selectNodeContents(frac);
+    const fracTop = Math.min(...Array.from(r.getClientRects()).map(b => b.top));
+    return lines(pct) > 1 || lines(frac) > 1 || !(pct.getBoundingClientRect().top < fracTop - 1);
+  };
+  const card = (table, name, tr) => {
+    const cells = Array.from(tr.cells).filter(c => c.textContent.trim());
+    const box = tr.getBoundingClientRect();
+    const head = table.tHead ? Array.from(table.tHead.rows[0].cells).map(h => h.textContent.trim()) : [];
+    cells.forEach((c, i) => {
+      const b = c.getBoundingClientRect();
+      if (b.left < box.left - 1 || b.right > box.right + 1) out.push(name + ": card value out of its card: " + c.textContent.slice(0, 30));
+      if (c.scrollWidth > c.clientWidth + 1) out.push(name + ": text runs out of its card cell: " + c.textContent.slice(0, 30));
+      if (i === 0 && Math.abs(b.width - box.width) > 8) out.push(name + ": card title not across the card");
+      const col = Array.from(tr.cells).indexOf(c);
+      if (i > 0 && head[col] && (c.dataset.h !== head[col] || getComputedStyle(c, "::before").content !== JSON.stringify(head[col])))
+        out.push(name + ": card value without its column name: " + c.textContent.slice(0, 30));
+      if (c.classList.contains("num") && numberBroken(c)) out.push(name + ": number broken: " + c.textContent);
+    });
+  };
   const visit = (root) => {
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) visit(el.shadowRoot);
     for (const table of root.querySelectorAll("table")) {
       if (!table.offsetParent || table.closest(".bfg, .bf-grid")) continue;
       const name = (table.querySelector("caption") || table.rows[0] || table).textContent.trim().slice(0, 40);
-      for (const tr of table.rows) {
+      const cards = table.classList.contains("cards") && getComputedStyle(table).display === "block";
+      for (const tr of (cards ? table.tBodies[0].rows : table.rows)) {
         rows++;
+        if (cards) { card(table, name, tr); continue; }
         const cells = Array.from(tr.cells);
         const top = cells.length ? cells[0].getBoundingClientRect().top : 0;
         for (const c of cells) {
@@ -78,7 +108,7 @@ TABLES_JS = """() => {
           if (d !== "table-cell") { out.push(name + ": cell shown as " + d); break; }
           if (Math.abs(c.getBoundingClientRect().top - top) > 1) { out.push(name + ": cells not side by side"); break; }
           if (c.scrollWidth > c.clientWidth + 1) out.push(name + ": text runs out of its cell: " + c.textContent.slice(0, 30));
-          if ((c.classList.contains("num") || c.closest("table.cum")) && lines(c) > 1)
+          if ((c.classList.contains("num") || c.closest("table.cum")) && numberBroken(c))
             out.push(name + ": number broken: " + c.textContent);
         }
       }
@@ -190,3 +220,17 @@ def test_grid_explorer_squares_fit_a_phone(phone_page):
     pan = page.locator('[data-live="bf-grid"] .bfg-pan').first.bounding_box()
     assert pan["x"] + pan["width"] <= 390
     assert page.evaluate(SIDEWAYS_JS) == []
+
+
+def test_the_phone_table_rules_are_the_same_in_the_page_and_in_every_widget():
+    """The phone layouts of widgets/views/table.py are drawn by one block of rules, kept in the
+    pages' stylesheet and in the widget's (Bokeh's shadow root does not see the page's)."""
+    import re
+    from conftest import ROOT
+    from widgets.views.static_page import _DIV_CSS
+    block = re.compile(r"/\* phone tables \*/.*?/\* end phone tables \*/", re.S)
+    page = block.findall((ROOT / "book" / "_ext" / "book.css").read_text(encoding="utf-8"))
+    widget = block.findall(_DIV_CSS)
+    assert len(page) == len(widget) == 1 and page == widget
+    for layout in ("table.compact", "table.cards", ".swipe-hint"):
+        assert layout in page[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -117,16 +118,20 @@ def test_tc_success_odds_are_the_library():
     table = q.tc_success_odds((-2, 0, 3))
     for row, net in zip(table.rows, (-2, 0, 3)):
         odds = tc.success_odds(net)
-        assert row[2:] == [fmt.prob(odds[k]) for k in ("failure", "success", "critical")]
+        thrown, kept = tc.roll_size(net)
+        assert row[0].text.startswith(f"{fmt.signed(net)} DICE") and (net == 0 or f"{thrown}D6" in row[0].text)
+        assert row[1:] == [fmt.prob(odds[k]) for k in ("failure", "success", "critical")]
         assert sum(odds.values()) == 1
 
 
 def test_tc_injury_odds_are_the_library():
-    table = q.tc_injury_odds((0, 1))
-    rows = iter(table.rows)
-    for armour in tc.ARMOUR.values():
-        for net in (0, 1):
-            assert next(rows)[2:] == [fmt.prob(p) for p in tc.injury_odds(net, armour).values()]
+    group = q.tc_injury_odds((0, 1))
+    assert len(group.tables) == len(tc.ARMOUR)
+    for table, armour in zip(group.tables, tc.ARMOUR.values()):
+        for i, key in enumerate(key for key, _, _, _ in tc.INJURY_CHART):      # a row a result
+            assert table.rows[i][1:] == [fmt.prob(tc.injury_odds(net, armour)[key]) for net in (0, 1)]
+        for col in range(1, 3):                                                 # a column a roll
+            assert sum(Fraction(c.split()[0]) for c in (r[col] for r in table.rows)) == 1
 
 
 def test_tc_dice_sources_match_what_the_library_applies():
@@ -158,7 +163,7 @@ def test_pf_tables_are_the_library():
     assert [r[1:] for r in q.pf_map().rows] == [
         [fmt.signed(pf2e.multiple_attack_penalty(n, a)) for a in (False, True)] for n in (1, 2, 3, 4)]
     for i, row in enumerate(q.pf_ranges((120,)).rows, start=1):
-        assert row[1] == fmt.signed(pf2e.range_penalty(120 * i, 120))
+        assert row[1] == fmt.signed(pf2e.range_penalty(120 * i, 120)) and row[2] == str(120 * i)
 
 
 def test_uf_and_hm_tables_are_the_library():

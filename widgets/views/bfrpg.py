@@ -640,10 +640,11 @@ class MovementTable(Table):
     def __init__(self):
         self.movement = bf.movement_table()
         self.cols = self.COLS
+        # armour and load in one heading: on a phone each row is a card titled by both
         super().__init__(
-            ["갑옷", "짐", "이동 속도", "달리기", "걷기 가로/세로", "걷기 대각선", "달리기 가로/세로",
+            ["갑옷 · 짐", "이동 속도", "달리기", "걷기 가로/세로", "걷기 대각선", "달리기 가로/세로",
              "달리기 대각선"],
-            [[fmt.korean_only(r["armor"]), fmt.korean_only(r["load"]),
+            [[f"{fmt.korean_only(r['armor'])} · {fmt.korean_only(r['load'])}",
               number_cell(f"{r['rate']}피트"), number_cell(f"{r['run_rate']}피트"),
               *(number_cell(self._cell(r, c)) for c in self.COLS)] for r in self.movement],
             caption="라운드당 이동 (칸 수는 곧은 줄 기준)", kind="odds bf-movement")

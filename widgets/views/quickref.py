@@ -17,7 +17,7 @@ from .. import underface as uf
 from ..ranges import BFRPG_MISSILE_RANGES, bfrpg_missile_bands
 from . import format as fmt
 from . import labels
-from .table import Table
+from .table import Cell, Table
 
 
 
@@ -49,35 +49,76 @@ class RefTable(Table):
     """
 
     def __init__(self, caption: str, header: list[str], rows: list[list[str]], note: str = ""):
-        super().__init__(header, rows, caption=caption, note=note, kind="quickref", short=16)
+        super().__init__(header, rows, caption=caption, note=note, kind="quickref", short=8)
+
+
+class RefGroup:
+    """Several quick-reference tables shown as one output, under an optional title line.
+
+    >>> g = RefGroup([RefTable("가", ["a"], [["1"]]), RefTable("나", ["b"], [["2"]])], "둘")
+    >>> print(repr(g))
+    둘
+    가
+    a
+    1
+    <BLANKLINE>
+    나
+    b
+    2
+    >>> g._repr_html_().count("<table")
+    2
+    """
+
+    def __init__(self, tables: list[RefTable], title: str = ""):
+        self.tables, self.title = list(tables), title
+
+    def _repr_html_(self) -> str:
+        title = f'<p class="table-group">{html.escape(self.title)}</p>' if self.title else ""
+        return title + "".join(t.html() for t in self.tables)
+
+    def __repr__(self) -> str:
+        return "\n".join(([self.title] if self.title else []) + ["\n\n".join(t.text() for t in self.tables)])
 
 
 # --- Trench Crusade ------------------------------------------------------------------------
 
-def tc_charts() -> RefTable:
-    """The success roll chart and the injury chart (supplementary) side by side in one table.
+def tc_charts() -> RefGroup:
+    """The success roll chart and the injury chart (supplementary), a small table each.
 
-    >>> tc_charts().rows[0]
-    ['성공 굴림', '6 이하', '실패']
+    >>> [t.rows[0] for t in tc_charts().tables]
+    [['6 이하', '실패'], ['1 이하', '효과 없음']]
     """
-    rows = [["성공 굴림", _span(lo, hi), _plain(label)] for _, label, lo, hi in tc.SUCCESS_CHART]
-    rows += [["부상 굴림 (보충 규칙)", _span(lo, hi), _plain(label)] for _, label, lo, hi in tc.INJURY_CHART]
-    return RefTable("판정표: 2D6 합계 (±DICE를 적용하고 보정치를 더한 값)", ["굴림", "합계", "결과"], rows)
+    return RefGroup([
+        RefTable("성공 굴림", ["합계", "결과"],
+                 [[_span(lo, hi), _plain(label)] for _, label, lo, hi in tc.SUCCESS_CHART]),
+        RefTable("부상 굴림 (보충 규칙)", ["합계", "결과"],
+                 [[_span(lo, hi), _plain(label)] for _, label, lo, hi in tc.INJURY_CHART])],
+        "판정표: 2D6 합계 (±DICE를 적용하고 보정치를 더한 값)")
+
+
+def _how(net: int, kept: int = 2) -> str:
+    thrown, kept = tc.roll_size(net, kept)
+    return "2D6 그대로" if net == 0 else f"{thrown}D6 중 {'높은' if net > 0 else '낮은'} 눈 {kept}개"
+
+
+def _dice_cell(net: int) -> Cell:
+    """``+1 DICE`` with how the dice are thrown under it (a heading cell)."""
+    label, how = f"{fmt.signed(net)} DICE", _how(net)
+    return Cell(f"{label} ({how})", markup=f"{html.escape(label)}<br><small>{html.escape(how)}</small>")
 
 
 def tc_success_odds(nets: tuple[int, ...] = (-3, -2, -1, 0, 1, 2, 3)) -> RefTable:
-    """Success-roll odds for each net ±DICE.
+    """Success-roll odds for each net ±DICE (how the dice are thrown under each).
 
-    >>> tc_success_odds((0,)).rows[0][2]
-    '5/12 (41.67%)'
+    >>> t = tc_success_odds((0, 1))
+    >>> t.rows[0][0].text, t.rows[0][1], t.rows[1][0].text
+    ('0 DICE (2D6 그대로)', '5/12 (41.67%)', '+1 DICE (3D6 중 높은 눈 2개)')
     """
     rows = []
     for net in nets:
-        thrown, kept = tc.roll_size(net)
-        how = "2D6 그대로" if net == 0 else f"{thrown}D6 중 {'높은' if net > 0 else '낮은'} 눈 {kept}개"
         odds = tc.success_odds(net)
-        rows.append([f"{fmt.signed(net)} DICE", how] + [fmt.prob(odds[k]) for k, _, _, _ in tc.SUCCESS_CHART])
-    return RefTable("순 ±DICE별 성공 굴림 확률 (보정치 0)", ["순 DICE", "굴리는 법"]
+        rows.append([_dice_cell(net)] + [fmt.prob(odds[k]) for k, _, _, _ in tc.SUCCESS_CHART])
+    return RefTable("순 ±DICE별 성공 굴림 확률 (보정치 0)", ["순 DICE"]
                     + [_plain(label) for _, label, _, _ in tc.SUCCESS_CHART], rows)
 
 
@@ -102,19 +143,22 @@ def tc_dice_sources() -> RefTable:
                     "쓰면 없어집니다(소모).")
 
 
-def tc_injury_odds(dice: tuple[int, ...] = (0, 1, 2)) -> RefTable:
-    """Injury-roll odds by armour and net ±DICE (supplementary chart).
+def tc_injury_odds(dice: tuple[int, ...] = (0, 1, 2)) -> RefGroup:
+    """Injury-roll odds (supplementary chart), a table for each armour: a row for each result,
+    a column for each net ±DICE.
 
-    >>> tc_injury_odds((0,)).rows[0][-1]
-    '5/18 (27.78%)'
+    >>> t = tc_injury_odds((0, 1)).tables[0]
+    >>> t.caption, t.head, t.rows[-1]
+    ('갑옷 없음', ['결과', '0 DICE', '+1 DICE'], ['전투 불능', '5/18 (27.78%)', '113/216 (52.31%)'])
     """
-    rows = []
+    tables = []
     for label, armour in tc.ARMOUR.items():
-        for net in dice:
-            odds = tc.injury_odds(net, armour)
-            rows.append([_plain(label), f"{fmt.signed(net)} DICE"] + [fmt.prob(p) for p in odds.values()])
-    return RefTable("부상 굴림 확률 (보충 규칙, 유혈낭자 없음)", ["갑옷", "순 DICE"]
-                    + [_plain(label.split(":")[0]) for _, label, _, _ in tc.INJURY_CHART], rows)
+        odds = [tc.injury_odds(net, armour) for net in dice]
+        rows = [[_plain(name.split(":")[0])] + [fmt.prob(o[key]) for o in odds]
+                for key, name, _, _ in tc.INJURY_CHART]
+        caption = f"{_plain(label)} (부상 굴림 합계 {fmt.signed(-armour)})" if armour else "갑옷 없음"
+        tables.append(RefTable(caption, ["결과"] + [f"{fmt.signed(net)} DICE" for net in dice], rows))
+    return RefGroup(tables, "부상 굴림 확률 (보충 규칙, 유혈낭자 없음): 갑옷마다 한 표, 받는 쪽의 순 ±DICE마다 한 열")
 
 
 # --- Basic Fantasy RPG ---------------------------------------------------------------------
@@ -222,16 +266,24 @@ def pf_map() -> RefTable:
 
 
 def pf_ranges(increments: tuple[int, ...] = (10, 20, 30, 60, 100, 120)) -> RefTable:
-    """Range penalty by increment, with the far edge of each increment for common weapons.
+    """Range penalty by increment: the far edge (ft) of each increment, a column for each
+    weapon's range increment.
 
-    >>> pf_ranges((120,)).rows[-1]
-    ['6차 사거리 단위', '−10', '720ft']
+    >>> t = pf_ranges((120,))
+    >>> t.head, t.rows[-1]
+    (['구간', '페널티', '120'], ['6차', '−10', '720'])
     """
     tables = [pf2e.range_bands(inc).table() for inc in increments]
-    rows = [[band["label"], fmt.signed(band["modifier"])]
-            + [f"{t[i]['to']}ft" for t in tables] for i, band in enumerate(tables[0])]
-    return RefTable("사거리 페널티: 각 단위의 끝 거리", ["구간", "페널티"]
-                    + [f"단위 {inc}ft" for inc in increments], rows, "여섯 번째 단위 너머로는 공격할 수 없습니다.")
+    rows = [[band["label"].split()[0], fmt.signed(band["modifier"])]
+            + [str(t[i]["to"]) for t in tables] for i, band in enumerate(tables[0])]
+    inc = increments[len(increments) // 2]            # a worked example, from the library
+    far = inc * 5 // 2
+    band = next(b for b in pf2e.range_bands(inc).table() if b["from"] < far <= b["to"])
+    example = (f"예: 사거리 단위 {inc}ft인 무기로 {far}ft 떨어진 적을 치면 {band['label'].split()[0]} 구간"
+               f"({band['to']}ft까지), 페널티 {fmt.signed(pf2e.range_penalty(far, inc))}. ")
+    return RefTable("사거리 페널티: 사거리 단위(ft)마다 각 구간이 끝나는 거리(ft)", ["구간", "페널티"]
+                    + [str(inc) for inc in increments], rows,
+                    example + "여섯 번째 단위 너머로는 공격할 수 없습니다.")
 
 
 def pf_modifiers() -> RefTable:
@@ -264,7 +316,7 @@ def uf_hit_odds(skills: tuple[int, ...] = (40, 50, 60, 70, 80)) -> RefTable:
             cells.append(fmt.prob(odds["attacker_wins"] + odds["attacker_wins_special"]))
         rows.append([f"공격 {attack}"] + cells)
     return RefTable("명중 확률: 공격 기능 × 방어 기능 (판정 설정은 가정)", ["공격 \\ 방어"]
-                    + [str(d) for d in skills], rows)
+                    + [f"방어 {d}" for d in skills], rows)
 
 
 def uf_death_thresholds(max_hps: tuple[int, ...] = tuple(range(8, 21))) -> RefTable:

@@ -16,12 +16,12 @@ import zlib
 from fractions import Fraction
 
 _DIV_CSS = """
-.bk-clearfix { min-width: 0; max-width: 100%; }
+.bk-clearfix { min-width: 0; max-width: 100%; width: 100%; }
 .table-wrap { max-width: 100%; overflow-x: auto; margin: 0.3em 0; }
 table { word-break: keep-all; overflow-wrap: normal; }
 table.odds { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
-table.odds caption { text-align: left; font-weight: bold; }
+caption { text-align: left; font-weight: bold; }
 td.num, th.num, table.cum :is(td, th) { white-space: nowrap; }
 :host { font-size: 15px; line-height: 1.45; }
 tr.mark > * { font-weight: bold; background: #fff3d6; color: #18191D; }
@@ -37,6 +37,33 @@ details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0
     position: sticky; left: 0; z-index: 1; background: var(--book-w-bg, #fff); }
   details.cumulative > summary { min-height: 44px; line-height: 36px; }
 }
+/* phone tables */
+table.compact .pf i { font-style: normal; }
+table.compact.wide .pf { display: inline-flex; flex-direction: column-reverse; font-size: 0.86em; line-height: 1.3; }
+table.compact.wide .pf > span { font-size: 1.163em; }
+table.compact.wide .pf i { display: none; }
+.swipe-hint { display: none; }
+@media (max-width: 600px) {
+  table.compact .pf { display: inline-flex; flex-direction: column-reverse; font-size: 0.86em; line-height: 1.3; }
+  table.compact .pf > span { font-size: 1.163em; }
+  table.compact .pf i { display: none; }
+  table.cards, table.cards > tbody, table.cards > caption { display: block; }
+  table.cards > thead { display: block; position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards > tbody > tr { display: grid; grid-template-columns: repeat(auto-fill, minmax(5.6em, 1fr));
+    gap: 0.25em 0.7em; padding: 0.4em 0.2em; border-top: 1px solid var(--pst-color-border, #d0d7de); }
+  .table-wrap > table.cards > tbody > tr > * { display: block; position: static; box-shadow: none;
+    background: none; border: 0; padding: 0; min-width: 0; max-width: 100%; white-space: normal; overflow-wrap: anywhere; }
+  .table-wrap > table.cards > tbody > tr > :first-child, .table-wrap > table.cards > tbody > tr > .f { grid-column: 1 / -1; }
+  .table-wrap > table.cards > tbody > tr > :first-child { font-weight: bold; }
+  .table-wrap > table.cards > tbody > tr > .w { grid-column: span 2; }
+  table.cards > tbody > tr > :empty { display: none; }
+  .table-wrap > table.cards > tbody > tr.mark { background: #fff3d6; color: #18191D; }
+  table.cards [data-h]::before { content: attr(data-h); display: block; font-size: 0.86em; font-weight: normal;
+    color: var(--pst-color-text-muted, #48566b); }
+  table.cards tr.mark [data-h]::before { color: #48566b; }
+  .swipe-hint { display: block; font-size: 0.88em; margin: 0.3em 0 0 0; color: var(--pst-color-text-muted, #48566b); }
+}
+/* end phone tables */
 """
 #: Let a long control label wrap above its number box instead of running over the slider.
 _BOX_CSS = "label { white-space: normal; word-break: keep-all; overflow-wrap: anywhere; }"
