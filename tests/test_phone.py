@@ -222,15 +222,24 @@ def test_grid_explorer_squares_fit_a_phone(phone_page):
     assert page.evaluate(SIDEWAYS_JS) == []
 
 
-def test_the_phone_table_rules_are_the_same_in_the_page_and_in_every_widget():
-    """The phone layouts of widgets/views/table.py are drawn by one block of rules, kept in the
-    pages' stylesheet and in the widget's (Bokeh's shadow root does not see the page's)."""
+def test_one_stylesheet_draws_the_phone_tables_in_the_page_and_in_every_widget(phone_page):
+    """The phone layouts of widgets/views/table.py are one block of rules, in book/_ext/widget.css
+    alone, which every page links and every widget view adopts (Bokeh's shadow roots do not see
+    the page's stylesheets): a widget's answer table and the page's own are drawn by it."""
     import re
     from conftest import ROOT
-    from widgets.views.static_page import _DIV_CSS
     block = re.compile(r"/\* phone tables \*/.*?/\* end phone tables \*/", re.S)
-    page = block.findall((ROOT / "book" / "_ext" / "book.css").read_text(encoding="utf-8"))
-    widget = block.findall(_DIV_CSS)
-    assert len(page) == len(widget) == 1 and page == widget
+    found = {path.name: len(block.findall(path.read_text(encoding="utf-8")))
+             for path in (ROOT / "book" / "_ext").glob("*.css")}
+    assert {name for name, n in found.items() if n} == {"widget.css"} and found["widget.css"] == 1
     for layout in ("table.compact", "table.cards", ".swipe-hint"):
-        assert layout in page[0]
+        assert layout in (ROOT / "book" / "_ext" / "widget.css").read_text(encoding="utf-8")
+    page = open_all(phone_page, "book/pf2e.html")
+    styles = page.evaluate("""() => {
+        const m = Bokeh.documents.map(d => d.get_model_by_name("pf-strikes-out")).find(Boolean);
+        const view = Bokeh.index.find_one(m);
+        const table = view.shadow_el.querySelector("table");
+        return {host: getComputedStyle(view.el).fontSize, adopted: view.shadow_el.adoptedStyleSheets.length,
+                display: table ? getComputedStyle(table).display : null}; }""")
+    assert styles["host"] == "15px" and styles["adopted"] >= 2, styles
+    assert styles["display"] == "block", styles      # the Strikes table as cards on a phone

@@ -39,6 +39,9 @@ def _copy_assets(app, config):
             shutil.copyfile(src / name, target)
     shutil.copyfile(HERE / "book.css", dest / "book.css")
     shutil.copyfile(HERE / "chrome.css", dest / "chrome.css")   # the theme's header, sidebars, footer
+    # the widgets' parts and every table's phone layout (widgets/js/a11y.js adopts it into the
+    # widgets' shadow roots too)
+    shutil.copyfile(HERE / "widget.css", dest / "widget.css")
     for js in LIBRARY_JS:
         shutil.copyfile(js, dest / js.name)
     app.config.live_engine = _copy_engine(dest)
@@ -77,6 +80,7 @@ def _add_assets(app):
     # screen, from the names in the page's settings below
     app.add_css_file("book.css", priority=200)
     app.add_css_file("chrome.css", priority=200)
+    app.add_css_file("widget.css", priority=200)
     # settings for widgets/js/live.js and bokeh_loader.js (data only): where the engine's
     # and BokehJS's files are
     settings = {**app.config.live_engine, "bokeh": [_versioned(name) for name in BOKEH_FILES]}

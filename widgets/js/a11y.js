@@ -204,12 +204,30 @@ var BookA11y = (function () {
     }
   }
 
+  // the widgets' own stylesheet (book/_ext/widget.css, linked by every page): its rules, copied
+  // once into a sheet every widget view adopts (a page's <link> sheet cannot be adopted itself)
+  var widgetSheet;
+  function widgetCSS() {
+    if (widgetSheet !== undefined) return widgetSheet;
+    widgetSheet = null;
+    for (var i = 0; i < document.styleSheets.length; i++) {
+      var s = document.styleSheets[i];
+      if (!s.href || !/\/widget\.css(\?|$)/.test(s.href)) continue;
+      try {
+        var text = Array.prototype.map.call(s.cssRules, function (r) { return r.cssText; }).join("\n");
+        widgetSheet = new CSSStyleSheet();
+        widgetSheet.replaceSync(text);
+      } catch (err) { widgetSheet = null; }
+    }
+    return widgetSheet;
+  }
+
   function adopt(view) {
     var root = view.shadow_el;
     if (!root || !("adoptedStyleSheets" in root)) return;
     if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(SHEET_CSS); }
-    if (root.adoptedStyleSheets.indexOf(sheet) < 0)
-      root.adoptedStyleSheets = root.adoptedStyleSheets.concat([sheet]);
+    var wanted = [sheet, widgetCSS()].filter(function (x) { return x && root.adoptedStyleSheets.indexOf(x) < 0; });
+    if (wanted.length) root.adoptedStyleSheets = root.adoptedStyleSheets.concat(wanted);
   }
 
   // Plot colours per mode (light: Bokeh's defaults, kept from the first time they are changed).
@@ -295,6 +313,8 @@ var BookA11y = (function () {
     new MutationObserver(soon).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme", "data-mode"]});
     var n = 0, t = setInterval(function () { scan(); if (++n >= 10) clearInterval(t); }, 300);
   }
+  // widgets/js/live.js asks for a scan as soon as a widget is embedded (before its answer shows)
+  window.BookA11y = {scan: scan};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 

@@ -99,13 +99,13 @@
         else if (kind === "text") st.raw[name] = model(st, name).value;
       });
       decorate(st);
+      if (window.BookA11y) window.BookA11y.scan();   // the widgets' stylesheet, before any answer shows
       // the output is stored once, in the table: fill it (no event: nothing was changed yet)
       const entry = tableEntry(st, values(st.uid));
       if (entry) {
         model(st, "out").text = withFold(st, entry.h);
-        st.ticks = entry.k || null;
-        st.names = entry.n || null;
         st.axisNames = entry.k ? JSON.stringify(entry.k) : null;   // the plot was built with them
+        draw(st, entry);
       }
       return st;
     });
@@ -411,6 +411,12 @@
     decorate(st);
     stale(st, false);
     status(st, "", false);
+    draw(st, entry);
+    finish(st, seq, "live:answer", vals, source);
+  }
+
+  // an answer's bars (or none), the plot's ranges and its outcome names on the axis
+  function draw(st, entry) {
     const bars = model(st, "bars");
     if (bars) {
       st.ticks = entry.k || null;
@@ -436,7 +442,6 @@
         }
       }
     }
-    finish(st, seq, "live:answer", vals, source);
   }
 
   // a tapped bar (phones have no hover): "피해 7: 1/12 (8.33%)" on the line under the plot

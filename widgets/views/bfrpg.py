@@ -26,7 +26,7 @@ from . import format as fmt
 from . import labels
 from .live import (BAND_COLORS, LiveWidget, Shown, dual_bundle, normalise_typed, number, select,
                    toggle, widget_factory)
-from .static_page import _DIV_CSS, lazy_html
+from .static_page import lazy_html
 from .table import Table, number_cell
 from .trench_crusade import WorkedExamples
 
@@ -478,7 +478,7 @@ class GridExplorer:
         scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=190,
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
         msg = Div(text=status_html(res.rate), name=f"{u}-out", sizing_mode="stretch_width",
-                  css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)])
+                  css_classes=["live-out"])
         legend = Div(text=legend_html(), sizing_mode="stretch_width", name=f"{u}-legend")
         args = dict(uid=u, cells=cells, path=path, grid=grid, tool=tool, rate=rate, scene=scene,
                     msg=msg, data=self.export())

@@ -15,69 +15,14 @@ import re
 import zlib
 from fractions import Fraction
 
-_DIV_CSS = """
-.bk-clearfix { min-width: 0; max-width: 100%; width: 100%; }
-.table-wrap { max-width: 100%; overflow-x: auto; margin: 0.3em 0; }
-table { word-break: keep-all; overflow-wrap: normal; }
-table.odds { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-table.odds th, table.odds td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
-caption { text-align: left; font-weight: bold; }
-td.num, th.num, table.cum :is(td, th) { white-space: nowrap; }
-:host { font-size: 15px; line-height: 1.45; }
-tr.mark > * { font-weight: bold; background: #fff3d6; color: #18191D; }
-details.cumulative { margin: 0.4em 0; }
-details.cumulative > summary { cursor: pointer; min-height: 28px; padding: 4px 0; }
-.widget-error { color: #b00020; font-weight: bold; }
-.live-wait { color: #555; font-style: italic; }
-:host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }
-@media (max-width: 600px) {
-  table.odds { font-size: 0.88em; }
-  table.odds th, table.odds td { padding: 3px 6px; }
-  .table-wrap > table > :is(thead, tbody) > tr > :first-child {
-    position: sticky; left: 0; z-index: 1; background: var(--book-w-bg, #fff); }
-  details.cumulative > summary { min-height: 44px; line-height: 36px; }
-}
-/* phone tables */
-table.compact .pf i { font-style: normal; }
-table.compact.wide .pf { display: inline-flex; flex-direction: column-reverse; font-size: 0.86em; line-height: 1.3; }
-table.compact.wide .pf > span { font-size: 1.163em; }
-table.compact.wide .pf i { display: none; }
-.swipe-hint { display: none; }
-@media (max-width: 600px) {
-  table.compact .pf { display: inline-flex; flex-direction: column-reverse; font-size: 0.86em; line-height: 1.3; }
-  table.compact .pf > span { font-size: 1.163em; }
-  table.compact .pf i { display: none; }
-  table.cards, table.cards > tbody, table.cards > caption { display: block; }
-  table.cards > thead { display: block; position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); }
-  table.cards > tbody > tr { display: grid; grid-template-columns: repeat(auto-fill, minmax(5.6em, 1fr));
-    gap: 0.25em 0.7em; padding: 0.4em 0.2em; border-top: 1px solid var(--pst-color-border, #d0d7de); }
-  .table-wrap > table.cards > tbody > tr > * { display: block; position: static; box-shadow: none;
-    background: none; border: 0; padding: 0; min-width: 0; max-width: 100%; white-space: normal; overflow-wrap: anywhere; }
-  .table-wrap > table.cards > tbody > tr > :first-child, .table-wrap > table.cards > tbody > tr > .f { grid-column: 1 / -1; }
-  .table-wrap > table.cards > tbody > tr > :first-child { font-weight: bold; }
-  .table-wrap > table.cards > tbody > tr > .w { grid-column: span 2; }
-  table.cards > tbody > tr > :empty { display: none; }
-  .table-wrap > table.cards > tbody > tr.mark { background: #fff3d6; color: #18191D; }
-  table.cards [data-h]::before { content: attr(data-h); display: block; font-size: 0.86em; font-weight: normal;
-    color: var(--pst-color-text-muted, #48566b); }
-  table.cards tr.mark [data-h]::before { color: #48566b; }
-  .swipe-hint { display: block; font-size: 0.88em; margin: 0.3em 0 0 0; color: var(--pst-color-text-muted, #48566b); }
-}
-/* end phone tables */
-"""
-#: Let a long control label wrap above its number box instead of running over the slider.
-_BOX_CSS = "label { white-space: normal; word-break: keep-all; overflow-wrap: anywhere; }"
-#: A switch's label is part of its target: it toggles the switch (widgets/js/live.js).
-_SWITCH_LABEL_CSS = (":host { cursor: pointer; min-height: 44px; display: flex; align-items: center; "
-                     "user-select: none; -webkit-tap-highlight-color: transparent; }")
-#: An answer being recomputed is dimmed (the page script marks it; the status line says why).
-_STALE_CSS = ":host(.live-stale) { opacity: 0.4; transition: opacity 0.15s; }"
+#: The widgets' parts are styled by book/_ext/widget.css (one sheet, adopted by every widget view
+#: by widgets/js/a11y.js), not by a stylesheet in each widget's document.
 
 #: Bytes of first answers one widget ships, gzip-compressed as a host sends the page
 #: (``PAGE_DATA_LEVEL``): the first budget, or a larger one when it lets the page answer at least
 #: ``PAGE_MOVES_SHARE`` of a reader's two-control moves (:meth:`~widgets.views.live.LiveWidget.
 #: two_control_moves`) that the first does not; and at most ``PAGE_DATA_RAW`` bytes as written.
-PAGE_DATA_GZIP = (2_000, 3_000, 4_500, 6_000)
+PAGE_DATA_GZIP = (1_600, 2_500, 3_800, 5_500)
 PAGE_MOVES_SHARE = 0.75
 PAGE_DATA_RAW = 80_000
 PAGE_DATA_LEVEL = 6
@@ -94,11 +39,11 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
     ``{uid}-{control}``, ``{uid}-{control}-box``, ``{uid}-status-line``, ``{uid}-out``,
     ``{uid}-bars``, ``{uid}-bar-plot``, ``{uid}-picked``: the page script finds them by these
     names). With
-    ``filled=False`` the output starts empty and the page script fills it from the page's table
-    (the default answer is then stored once in the table, not twice)."""
+    ``filled=False`` the output and the bars start empty and the page script fills them from the
+    page's table (the default answer is then stored once in the table, not twice)."""
     from bokeh.layouts import column, row
     from bokeh.models import (Button, ColumnDataSource, CustomJS, Div, FixedTicker, HoverTool,
-                              InlineStyleSheet, Range1d, Select, Slider, Switch, TapTool,
+                              Range1d, Select, Slider, Switch, TapTool,
                               TextInput)
     from bokeh.plotting import figure
 
@@ -112,8 +57,7 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
         name = f"{uid}-{c.name}"
         if c.kind == "number":
             box = TextInput(title=c.label, value=c.key(c.default), name=f"{name}-box",
-                            width=150, css_classes=["live-box"],
-                            stylesheets=[InlineStyleSheet(css=_BOX_CSS)])
+                            width=150, css_classes=["live-box"])
             step = (c.options[1] - c.options[0]) if len(c.options) > 1 else 1
             slider = Slider(title="", show_value=False, start=c.options[0], end=c.options[-1],
                             step=step, value=c.default, name=name, sizing_mode="stretch_width",
@@ -133,8 +77,7 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
             children.append(row(*parts, slider, sizing_mode="stretch_width", name=f"{name}-row"))
         elif c.kind == "text":
             box = TextInput(title=c.label, value=str(c.default), name=name,
-                            sizing_mode="stretch_width", css_classes=["live-text"],
-                            stylesheets=[InlineStyleSheet(css=_BOX_CSS)])
+                            sizing_mode="stretch_width", css_classes=["live-text"])
             box.js_on_change("value_input", typing)
             box.js_on_change("value", callback)
             children.append(box)
@@ -148,25 +91,25 @@ def bokeh_layout(widget, table_id: str, filled: bool = True):
             switch.js_on_change("active", CustomJS(args=dict(uid=uid, attr="active"), code=_CHANGED))
             # the label toggles the switch too (widgets/js/live.js): the whole row is the target
             label = Div(text=html_lib.escape(c.label), align="center", name=f"{name}-label",
-                        css_classes=["live-switch-label"], sizing_mode="stretch_width",
-                        stylesheets=[InlineStyleSheet(css=_SWITCH_LABEL_CSS)])
+                        css_classes=["live-switch-label"], sizing_mode="stretch_width")
             children.append(row(switch, label, name=f"{name}-row", sizing_mode="stretch_width"))
         # a control shown only with some value of another (the page script keeps it so)
         children[-1].visible = c.shown_with(raw_defaults)
     children.append(Div(text="", name=f"{uid}-status-line", sizing_mode="stretch_width",
                         css_classes=["live-status"]))
     children.append(Div(text=first["h"] if filled else "", name=f"{uid}-out", sizing_mode="stretch_width",
-                        css_classes=["live-out"], stylesheets=[InlineStyleSheet(css=_DIV_CSS)]))
+                        css_classes=["live-out"]))
     if widget.plot and "x" in first:
         width = first.get("w", 0.8)
-        source = ColumnDataSource({**{k: first[k] for k in "xyct"}, "w": [width] * len(first["x"])},
+        # filled=False: the bars too come from the page's table (stored once, not twice)
+        source = ColumnDataSource({**{k: first[k] if filled else [] for k in "xyct"},
+                                   "w": [width] * len(first["x"]) if filled else []},
                                   name=f"{uid}-bars")
         xr = Range1d(min(first["x"]) - width * 0.75, max(first["x"]) + width * 0.75)
         yr = Range1d(0, max(first["y"]) * 1.15 or 1)
         fig = figure(height=240, sizing_mode="stretch_width", x_range=xr, y_range=yr,
                      x_axis_label=widget.x_label, y_axis_label=widget.y_label,
-                     toolbar_location=None, tools="", name=f"{uid}-bar-plot",
-                     stylesheets=[InlineStyleSheet(css=_STALE_CSS)])
+                     toolbar_location=None, tools="", name=f"{uid}-bar-plot")
         bars = fig.vbar(x="x", top="y", width="w", color="c", source=source,
                         nonselection_fill_alpha=0.45, nonselection_line_alpha=0.45)
         fig.add_tools(HoverTool(tooltips=[(widget.x_label, "@x"), (widget.y_label, "@t")],
@@ -321,8 +264,8 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-#: Where an answer's html is cut into the pieces that answers share (each tag is a piece).
-_PIECES = re.compile(r"(<[^>]+>)")
+#: Where an answer's html is cut into the pieces that answers share (each run of tags is a piece).
+_PIECES = re.compile(r"((?:<[^>]+>)+)")
 
 
 def _ids(numbers) -> str:
