@@ -330,6 +330,31 @@ def test_site_sentences_are_hidden_and_folds_show_their_triangle(lab_page):
     assert summary.evaluate("(s) => getComputedStyle(s).listStyleType") == "disclosure-open"
 
 
+def test_a_roll_of_two_hundred_dice_comes_back_bounded_and_exact(lab_page):
+    """200D100 has 19,801 totals: in JupyterLab as on the site, the answer is its shape in at
+    most MAX_BARS bins, its key numbers and a stepped N 이상 · N 이하 (the library's own answer),
+    and a roll typed after it answers as fast as ever."""
+    from widgets.views.dice_calc import dice_calculator_widget
+    from widgets.views.live import MAX_BARS
+    page = lab_page.open("dice.ipynb")
+    lab_page.run_all()
+    calc = lab_page.live("주사위 계산기")
+    box = calc.locator(".widget-text input").first
+    box.scroll_into_view_if_needed()
+    box.fill("200d100")
+    box.press("Enter")
+    _wait_text(page, "19801가지")
+    answer = calc.locator(".widget-html").last
+    want = dice_calculator_widget().answer({"expr": "200d100"})
+    html = answer.evaluate("(e) => e.innerHTML")
+    assert "막대 하나에" in html and "9428~10772" in html
+    assert answer.locator("svg rect").count() == len(want["x"]) <= MAX_BARS
+    assert len(html.encode()) < 300_000
+    box.fill("2d6")
+    box.press("Enter")
+    _wait_text(page, "1/36 (2.78%)")
+
+
 def test_the_special_widget_says_when_the_db_is_not_added(lab_page):
     page = lab_page.open("underface.ipynb")
     lab_page.run_all()
