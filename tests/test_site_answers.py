@@ -24,8 +24,8 @@ import pytest
 
 from bench import first_visit
 from conftest import OfflinePage
-from test_site_offline import (CHAPTERS, Visit, number_widget, off_table_answer, page_widgets,
-                               subpath, wait_kept)  # noqa: F401  (subpath: the sub-path site fixture)
+from test_site_offline import (Visit, offline_every_chapter_answers_off_table, page_widgets, subpath,
+                               wait_kept)  # noqa: F401  (subpath: the sub-path site fixture)
 from widgets.views.dice_calc import dice_calculator_widget
 from widgets.views.live import MAX_BARS, MAX_CUMULATIVE_ROWS, rebuild
 
@@ -114,12 +114,7 @@ def test_a_widget_changed_online_keeps_the_engine_for_offline(browser, subpath):
         page.wait_for_function("() => LiveBook.values('pf-strikes').agile1 === '1'")
         assert page.evaluate("() => LiveBook.settled('pf-strikes')") == "live:answer"
         wait_kept(page, "ape", timeout_s=240)
-        v.context.set_offline(True)
-        for chapter in CHAPTERS:
-            rel = f"book/{chapter}.html"
-            page.goto(subpath.url + rel, wait_until="load")
-            off_table_answer(page, number_widget(rel))
-        assert v.errors == [] and v.off_site == []
+        offline_every_chapter_answers_off_table(v, subpath.url)
     finally:
         v.close()
 
