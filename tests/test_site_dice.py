@@ -15,7 +15,6 @@ from test_site_engine import wait_engine
 from widgets import notation
 from widgets.dice import OpenDist
 from widgets.views import dice_calc
-from widgets.views import format as fmt
 
 PAGE = "book/dice.html"
 UID = "dice-calc"
@@ -33,12 +32,9 @@ def reader(request, browser, site_url):
 
 
 def _labels(roll: str) -> list[str] | None:
-    command = notation.parse(roll)
-    if isinstance(command, notation.ChoiceRoll) or (isinstance(command, notation.CountRoll)
-                                                    and command.comparison is None):
-        return []
-    dist = command.dist()
-    return [fmt.prob(p) for p in dist.probabilities().values()]
+    """The exact labels of the bars the calculator draws for a roll (the widget's own answer:
+    a distribution of more than MAX_BARS totals is drawn in bins)."""
+    return dice_calc.dice_calculator_widget().answer({"expr": roll}).get("t", [])
 
 
 def _marks(roll: str) -> list[str]:

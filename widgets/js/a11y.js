@@ -11,7 +11,8 @@
  *   own colour variables are pointed at the --book-w-* colours of book/_ext/book.css, and plots
  *   get dark backgrounds and light axes in dark mode;
  * - names the theme's search and colour-mode buttons in Korean, matching their visible text.
- * Plain ES2015; defines the global BookA11y (scan, announcer) for the tests.
+ * Plain ES2015; defines the global BookA11y (scan, style, announcer) for the tests and for
+ * widgets/js/live.js (style: the widgets' stylesheets, as soon as a widget is embedded).
  */
 var BookA11y = (function () {
   "use strict";
@@ -313,10 +314,15 @@ var BookA11y = (function () {
     new MutationObserver(soon).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme", "data-mode"]});
     var n = 0, t = setInterval(function () { scan(); if (++n >= 10) clearInterval(t); }, 300);
   }
-  // widgets/js/live.js asks for a scan as soon as a widget is embedded (before its answer shows)
-  window.BookA11y = {scan: scan};
+  // every widget view's stylesheets, before anything else (widgets/js/live.js calls it as soon as
+  // a widget is embedded, before its answer shows; the scan that watches answers comes after)
+  function style() {
+    if (!window.Bokeh || !Bokeh.index || !Bokeh.index.roots) return;
+    var roots = Array.from(Bokeh.index.roots);
+    for (var i = 0; i < roots.length; i++) walk(roots[i], adopt);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 
-  return {scan: scan, announcer: announcer, plainText: plainText, DELAY: DELAY};
+  return {scan: scan, style: style, announcer: announcer, plainText: plainText, DELAY: DELAY};
 })();

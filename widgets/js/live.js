@@ -99,7 +99,7 @@
         else if (kind === "text") st.raw[name] = model(st, name).value;
       });
       decorate(st);
-      if (window.BookA11y) window.BookA11y.scan();   // the widgets' stylesheet, before any answer shows
+      if (window.BookA11y) window.BookA11y.style();   // the widgets' stylesheet, before any answer shows
       // the output is stored once, in the table: fill it (no event: nothing was changed yet)
       const entry = tableEntry(st, values(st.uid));
       if (entry) {
