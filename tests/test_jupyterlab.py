@@ -352,7 +352,8 @@ def test_a_roll_of_two_hundred_dice_comes_back_bounded_and_exact(lab_page):
     assert len(html.encode()) < 300_000
     box.fill("2d6")
     box.press("Enter")
-    _wait_text(page, "1/36 (2.78%)")
+    page.wait_for_function("(e) => e.innerHTML.includes('<b>2D6</b>')", arg=answer.element_handle())
+    assert answer.locator("svg rect").count() == 11
 
 
 def test_the_special_widget_says_when_the_db_is_not_added(lab_page):

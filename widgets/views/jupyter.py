@@ -284,6 +284,10 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
     ...            "k": [[1.5, "1격"], [4.5, "2격"]]}
     >>> import re; [float(x) for x in re.findall(r'<rect x="([0-9.]+)"', bars_svg(grouped, "타격"))]
     [38.8, 126.8, 302.8, 390.8]
+    >>> binned = {"x": [4.5 + 10 * i for i in range(30)], "y": [1 / 30] * 30, "c": ["#0072b2"] * 30,
+    ...           "t": ["1/30"] * 30, "n": [f"{10 * i}~{10 * i + 9}" for i in range(30)]}
+    >>> svg = bars_svg(binned, "합계"); svg.count("<text") - 1, "<title>10~19: 1/30</title>" in svg
+    (10, True)
     """
     xs = entry.get("x") or []
     if not xs:
@@ -304,16 +308,20 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 36}" '
              f'role="img" aria-label="{html_lib.escape(x_label)}">']
     names = {x: name for x, name in entry.get("k") or ()}
+    bins = entry.get("n") or ()          # binned bars: each bar's range ("9400~9499")
+    every = max(1, -(-n * 40 // (width - 40)))   # a number under every k-th bar, 40 px apart
     for i, (x, y, colour, label) in enumerate(zip(xs, entry["y"], entry["c"], entry["t"])):
         h = y / top * height
         left = left_of(x)
+        what = bins[i] if bins else names.get(x, x)
         parts.append(f'<rect x="{left + slot * 0.1:.1f}" y="{height - h + 4:.1f}" '
                      f'width="{slot * 0.8:.1f}" height="{h:.1f}" fill="{html_lib.escape(colour)}">'
-                     f'<title>{html_lib.escape(str(names.get(x, x)))}: {html_lib.escape(label)}'
+                     f'<title>{html_lib.escape(str(what))}: {html_lib.escape(label)}'
                      f'</title></rect>')
-        if not names and (n <= 40 or i % max(1, n // 20) == 0):
+        if not names and i % every == 0:
+            tick = bins[i].split("~")[0] if bins else x
             parts.append(f'<text x="{left + slot / 2:.1f}" y="{height + 18}" font-size="10" '
-                         f'text-anchor="middle">{x}</text>')
+                         f'text-anchor="middle">{html_lib.escape(str(tick))}</text>')
     for x, name in names.items():   # outcomes named under their bars (or their group)
         parts.append(f'<text x="{left_of(x) + slot / 2:.1f}" y="{height + 18}" font-size="10" '
                      f'text-anchor="middle">{html_lib.escape(name)}</text>')
