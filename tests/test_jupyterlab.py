@@ -153,6 +153,13 @@ def _type(widget, label: str, text: str):
     box.press("Tab")
 
 
+def _shown(element) -> str:
+    """What a reader sees of ``element``: JupyterLab skips drawing cells away from the view
+    (content-visibility), and a skipped cell's text reads as empty, so look at it first."""
+    element.scroll_into_view_if_needed()
+    return element.inner_text()
+
+
 def _wait_text(page, text: str):
     page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text)
 
@@ -182,12 +189,12 @@ def test_run_all_makes_every_widget_live_and_answers_like_the_library(lab_page):
     odds = uf.opposed_odds(65, 35, defense_penalty="평상복")
     page.wait_for_function("(t) => document.body.innerText.includes(t)",
                            arg=fmt.prob(odds["attacker_wins"]))
-    shown = hit.inner_text()
+    shown = _shown(hit)
     assert all(fmt.prob(p) in shown for p in odds.values()), shown
     _type(hit, "공격 기능 (%)", "일곱")
     page.wait_for_function("(t) => document.body.innerText.includes(t)",
                            arg="공격 기능 (%): 숫자만 넣어 주세요")
-    shown = hit.inner_text()
+    shown = _shown(hit)
     assert all(fmt.prob(p) in shown for p in odds.values())   # the last good answer stays
     _type(hit, "공격 기능 (%)", "1e9")                          # never read as 19
     page.wait_for_function("(t) => document.body.innerText.includes(t)",
@@ -229,20 +236,20 @@ def test_slider_steps_are_exact_and_the_charge_widget_answers_like_the_library(l
     charge = lab_page.live(CHARGE_TITLE)
     box = _box(charge, DISTANCE)
     assert box.input_value() == "9"                       # the default, never 9.000000000000002
-    assert f"D6 눈이 {tc.charge_roll_needed(6, 9)} 이상" in charge.inner_text()
-    assert fmt.prob(tc.charge_odds(6, 9)) in charge.inner_text()    # 5/6
+    assert f"D6 눈이 {tc.charge_roll_needed(6, 9)} 이상" in _shown(charge)
+    assert fmt.prob(tc.charge_odds(6, 9)) in _shown(charge)    # 5/6
     # the knob moved by the keyboard, one step: the box shows the step's own text
     charge.locator(".widget-hbox", has=page.locator(f"label:text-is('{DISTANCE}')")) \
         .locator(".noUi-handle").focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function("(b) => b.value === '9.5'", arg=box.element_handle())
     _wait_text(page, f"대상까지 9.5\"")
-    assert fmt.prob(tc.charge_odds(6, 9.5)) in charge.inner_text()
+    assert fmt.prob(tc.charge_odds(6, 9.5)) in _shown(charge)
     box.fill("10")
     box.press("Enter")                                   # Enter answers at once
     _wait_text(page, f"D6 눈이 {tc.charge_roll_needed(6, 10)} 이상")
     assert box.input_value() == "10"
-    assert fmt.prob(tc.charge_odds(6, 10)) in charge.inner_text()   # 2/3
+    assert fmt.prob(tc.charge_odds(6, 10)) in _shown(charge)   # 2/3
     page.screenshot(path="/tmp/lab-charge.png")
 
 
@@ -262,7 +269,7 @@ def test_a_value_typed_key_by_key_is_answered_once_it_is_finished(lab_page):
     _wait_text(page, "「순 ±DICE」 칸은 마지막으로 받아들인 값 0으로 계산합니다")
     seen = page.evaluate("() => window.rulebookSeen")
     assert not any("+9" in text for text in seen), [t for t in seen if "+9" in t][:1]
-    shown = success.locator(".widget-html").last.inner_text()          # the answer for 0 stays
+    shown = _shown(success.locator(".widget-html").last)          # the answer for 0 stays
     assert "±DICE 없음" in shown and fmt.prob(tc.success_odds(0, 0)["success"]) in shown
     page.screenshot(path="/tmp/lab-refused.png")
 
@@ -281,7 +288,7 @@ def test_menus_still_answer_while_a_box_is_refused(lab_page):
     risky.locator("select").first.select_option(label="약진 후 등반")
     odds = tc.risky_chain_odds(1, 0, tc.RISKY_ROLLS["dash_climb"])   # the box's last good 1
     _wait_text(page, fmt.prob(odds))
-    shown = risky.inner_text()
+    shown = _shown(risky)
     assert "「순 ±DICE」 칸은 마지막으로 받아들인 값 1로 계산합니다" in shown and box.input_value() == "99999999999"
 
 
@@ -292,7 +299,7 @@ def test_a_glossary_term_and_a_quick_reference_link_open_what_they_name(lab_page
     entry = page.locator(".jp-MarkdownViewer .rulebook-term-target")
     entry.wait_for()
     assert entry.get_attribute("data-rulebook-term") == "전투부대"
-    assert entry.inner_text().startswith("전투부대") and "Warband" in entry.inner_text()
+    assert _shown(entry).startswith("전투부대") and "Warband" in _shown(entry)
     assert page.locator(".lm-TabBar-tab.jp-mod-current", has_text="glossary.md").count() == 1
     page.screenshot(path="/tmp/lab-term.png")
     page.locator(".lm-TabBar-tab", has_text="trench_crusade.ipynb").first.click()
@@ -365,7 +372,7 @@ def test_the_special_widget_says_when_the_db_is_not_added(lab_page):
     special.locator(".widget-dropdown", has=page.locator("label:text-is('DB를 더하는 방식')")) \
         .locator("select").select_option(label="더하지 않음 (총기 등)")
     _wait_text(page, "직접 입력한 무기 1D8+1, DB를 더하지 않음")
-    assert "DB +1D4" not in special.locator(".widget-html").last.inner_text()
+    assert "DB +1D4" not in _shown(special.locator(".widget-html").last)
 # --- the Basic Fantasy grid explorer in Jupyter (issue 24 items 4, 5) -----------------------
 
 GRID_JS = """(uid) => {
