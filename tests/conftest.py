@@ -67,8 +67,9 @@ class OfflinePage:
         self.page.set_default_timeout(10000)
         self.off_site: list[str] = []
         self.errors: list[str] = []
+        self.stacks: list[str] = []   # where each page error came from, for the failure message
         self.page.route("**/*", self._route)
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("pageerror", lambda exc: (self.errors.append(str(exc)), self.stacks.append(exc.stack or "")))
 
     def _route(self, route):
         url = urlparse(route.request.url)

@@ -136,7 +136,7 @@ def lab_page(browser, lab):
     page = LabPage(browser, lab[0])
     yield page
     assert page.off_site == [], f"requests to other hosts: {page.off_site}"
-    assert page.errors == []
+    assert page.errors == [], page.stacks
     warnings = [line for line in page.console if any(w in line for w in VERSION_WARNINGS)]
     assert warnings == [], warnings
     page.close()

@@ -59,8 +59,9 @@
       if (!panel.context || !notebook || !notebook.widgets) {
         continue;
       }
+      // a notebook still being laid out (windowing, Run All) can list a cell not yet made
       for (const cell of notebook.widgets) {
-        if (cell.node.contains(node)) {
+        if (cell && cell.node && cell.node.contains(node)) {
           return { cell, path: panel.context.path };
         }
       }
