@@ -208,8 +208,13 @@ def test(extra: list[str]) -> int:
     ensure_test_tools()
     setup_lab()   # the JupyterLab browser test (tests/test_jupyterlab.py)
     build()
+    # two workers (pytest-xdist), a test file each at a time: most of a browser test is waiting
+    # (a page, an engine's boot), so two files at once take about two thirds of the time of one
+    # after another (30 min → 20 min on this 2-core machine); a file stays whole on its worker,
+    # which keeps a notebook's cells in order (nbval) and a file's fixtures shared
     cmd = [PY, "-m", "pytest", "tests", "widgets", "book", "--doctest-modules", "--nbval",
-           "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", *extra]
+           "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", "-n", "2", "--dist", "loadfile",
+           *extra]
     print("+", " ".join(map(str, cmd)), flush=True)
     return subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode
 
