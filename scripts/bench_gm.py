@@ -53,7 +53,9 @@ def ask(page, base: str, chapter: str, title: str, uid: str, typed: list) -> tup
     page.wait_for_url("**/book/intro.html", wait_until="load")
     page.locator("button.primary-toggle:visible, label.primary-toggle:visible").first.tap()
     taps += 1
-    link = page.locator(f"#pst-primary-sidebar a[href*='{chapter}.html']").first
+    # (the book's list: in the sidebar, or in the dialog an older theme build opens)
+    link = page.locator(f"#pst-primary-sidebar a[href*='{chapter}.html']:visible, "
+                        f"dialog a[href*='{chapter}.html']:visible, .bd-sidebar-primary a[href*='{chapter}.html']:visible").first
     link.wait_for(state="visible")
     link.tap()
     taps += 1
