@@ -207,10 +207,9 @@ var BookA11y = (function () {
 
   // the widgets' own stylesheet (book/_ext/widget.css, linked by every page): its rules, copied
   // once into a sheet every widget view adopts (a page's <link> sheet cannot be adopted itself)
-  var widgetSheet;
+  var widgetSheet = null;
   function widgetCSS() {
-    if (widgetSheet !== undefined) return widgetSheet;
-    widgetSheet = null;
+    if (widgetSheet) return widgetSheet;    // (not found yet: looked for again at the next view)
     for (var i = 0; i < document.styleSheets.length; i++) {
       var s = document.styleSheets[i];
       if (!s.href || !/\/widget\.css(\?|$)/.test(s.href)) continue;
