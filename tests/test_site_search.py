@@ -147,12 +147,15 @@ def test_results_come_after_two_characters_and_a_pause_without_enter(browser, si
     results = wait_results(page, "사슬")
     assert result_target(results[0]["href"]) == ("book/underface", section_anchors(SITE, "book/underface")["방어구와 방패"])
     assert urlparse(page.url).query == "q=" + quote("사슬")
-    # typed at a reader's pace, a query runs once after the pause, not once a key
+    # typed at a reader's pace, a query runs after the pause, not once a key (10 keys, 60 ms
+    # apart: one or two runs on a quiet machine; on a loaded one a key can come late enough to
+    # end a pause, so up to 4 runs pass, which is still far from one a key)
     before = page.evaluate("() => ({...BookSearch.stats})")
     type_query(page, box, "chain mail", touch, delay=60)
     wait_results(page, "chain mail")
     after = page.evaluate("() => ({...BookSearch.stats})")
-    assert after["asked"] - before["asked"] >= 9 and after["ran"] - before["ran"] <= 2, (before, after)
+    asked, ran = after["asked"] - before["asked"], after["ran"] - before["ran"]
+    assert asked >= 9 and 1 <= ran <= 4, (before, after)
     # Enter answers at once, one character too; clearing the box clears the results and the address
     type_query(page, box, "창", touch)
     box.press("Enter")
