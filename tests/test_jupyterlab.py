@@ -226,7 +226,7 @@ def test_opening_and_saving_changes_nothing_on_disk(lab_page, lab):
     assert dirty == 0 and path.read_bytes() == before
 
 
-CHARGE_TITLE = "돌격 도달 확률"
+CHARGE_TITLE = "돌격이 적의 1인치 안까지 닿을까"
 DISTANCE = "대상까지 거리 (인치)"
 
 
@@ -256,7 +256,7 @@ def test_slider_steps_are_exact_and_the_charge_widget_answers_like_the_library(l
 def test_a_value_typed_key_by_key_is_answered_once_it_is_finished(lab_page):
     page = lab_page.open("trench_crusade.ipynb")
     lab_page.run_all()
-    success = lab_page.live("성공 굴림 확률")
+    success = lab_page.live("성공 굴림: 실패·성공·대성공이 얼마나 나오나")
     # every text the widget shows while the reader types, recorded
     success.evaluate("""(node) => { window.rulebookSeen = [];
         new MutationObserver(() => window.rulebookSeen.push(node.innerText))
@@ -277,7 +277,7 @@ def test_a_value_typed_key_by_key_is_answered_once_it_is_finished(lab_page):
 def test_menus_still_answer_while_a_box_is_refused(lab_page):
     page = lab_page.open("trench_crusade.ipynb")
     lab_page.run_all()
-    risky = lab_page.live("위험한 행동")
+    risky = lab_page.live("위험한 행동 뒤에도 활성화가 이어질까")
     box = _box(risky, "순 ±DICE")
     box.fill("1")
     box.press("Enter")

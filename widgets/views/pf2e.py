@@ -153,7 +153,7 @@ def attack_widget(uid: str = "pf-attack") -> LiveWidget:
               number("dexterity", "민첩 수정치", 0, 4, 2),
               select("rank", "숙련 등급", RANK_CHOICES, "trained"),
               select("level", "레벨", LEVEL_CHOICES, 1)],
-        compute, title="명중 보너스 만들기 (능력 수정치 + 숙련)", plot=False)
+        compute, title="내 명중 보너스는 얼마인가 (능력 수정치 + 숙련)", plot=False)
 
 
 # --- 2. typed bonuses and penalties -------------------------------------------------------
@@ -231,7 +231,7 @@ def ac_widget(uid: str = "pf-ac") -> LiveWidget:
               number("item", "갑옷의 물품 보너스", 0, 6, 4),
               select("prof", "갑옷 숙련", _DEFENSE_PROF, "trained:1"),
               toggle("off_guard", "무방비 (보충 규칙)")],
-        compute, title="방어도(AC) 만들기", plot=False)
+        compute, title="방어도(AC)는 얼마인가", plot=False)
 
 
 # --- 4. strike sequence -------------------------------------------------------------------
@@ -262,7 +262,7 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
               toggle("agile1", "1격 무기가 날렵함"),
               toggle("agile2", "2격 무기가 날렵함"),
               toggle("agile3", "3격 무기가 날렵함")],
-        compute, title="한 턴의 타격 세 번 (다중 공격 페널티)",
+        compute, title="타격 세 번은 각각 얼마나 맞나 (다중 공격 페널티)",
         x_label="타격 (막대 넷: 대성공·성공·실패·대실패)",
         legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))
 
@@ -306,7 +306,7 @@ def range_widget(uid: str = "pf-range") -> LiveWidget:
     return range_band_widget(
         uid, pf2e.range_bands,
         choice=number("increment", "사거리 단위 (ft)", 10, 120, 120, step=10),
-        distance=(0, 800, 10, 250), title="사거리 페널티 계산기",
+        distance=(0, 800, 10, 250), title="이 거리에서 사거리 페널티는 얼마인가",
         describe=lambda inc, d, band: (f"<p>명중굴림 사거리 페널티: "
                                        f"{fmt.signed(pf2e.range_penalty(d, inc))}</p>"))
 
@@ -389,5 +389,5 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
         uid, [number("ability", "주문시전 능력 수정치", 0, 5, 4),
               select("prof", "주문 숙련", _CASTER_PROF, "trained:1"),
               number("save", "대상의 내성 수정치", 0, 30, 6, step=3)],
-        compute, title="주문 명중굴림과 주문 DC", x_label="대상의 내성굴림 결과",
+        compute, title="주문 DC는 얼마이고, 대상은 얼마나 버티나", x_label="대상의 내성굴림 결과",
         legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))

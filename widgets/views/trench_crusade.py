@@ -65,7 +65,7 @@ def success_widget(uid: str = "tc-success") -> LiveWidget:
     return LiveWidget(
         uid, [number("dice", "순 ±DICE", -10, 10, 0), number("modifier", "보정치", -5, 5, 0)],
         lambda dice, modifier: _success_shown(dice, modifier),
-        title="성공 굴림 확률", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
+        title="성공 굴림: 실패·성공·대성공이 얼마나 나오나", x_label="굴림값 (합계)", legend=_SUCCESS_LEGEND)
 
 
 @widget_factory
@@ -83,7 +83,7 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
         return _success_shown(net, 0, head)
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
-        compute, title="±DICE 상쇄", x_label="남긴 두 눈의 합",
+        compute, title="+DICE와 −DICE가 함께 붙으면 어떻게 되나", x_label="남긴 두 눈의 합",
         legend=_SUCCESS_LEGEND)
 
 
@@ -136,7 +136,7 @@ def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
     return LiveWidget(
         uid, [select("kind", "굴림", {k: v[0] for k, v in _ROLL_KINDS.items()}, "success"),
               number("net", "순 ±DICE", -6, 6, 0)],
-        compute, title="한 번에 굴리는 주사위 수", x_label="남긴 눈의 합계")
+        compute, title="한 번에 주사위가 몇 개 필요한가", x_label="남긴 눈의 합계")
 
 
 _D3_TABLE = Table([], [["D6 눈", *range(1, 7)], ["D3 값", *(tc.d3_from_d6_face(f) for f in range(1, 7))]],
@@ -159,15 +159,15 @@ def activation_widget(uid: str = "tc-activation") -> LiveWidget:
         order = tc.activation_order(models_a, models_b, starter)
         seq = " → ".join(order)
         left = abs(models_a - models_b)
-        tail = (f"<p><b>가정</b>: 한쪽이 조작할 미니어처를 다 쓰면 남은 쪽이 나머지 {left}개를 "
-                "잇달아 조작하는 것으로 그렸습니다. 요약본은 이 경우를 따로 적지 않습니다.</p>"
+        tail = (f"<p><b>가정</b>: 한쪽이 활성화할 미니어처를 다 쓰면 남은 쪽이 나머지 {left}개를 "
+                "잇달아 활성화하는 것으로 그렸습니다. 요약본은 이 경우를 따로 적지 않습니다.</p>"
                 if left else "")
-        return Shown(f"<p>{who}.</p><p>조작 순서{note}: {html.escape(seq)}</p>"
-                     f"<p>이 차례의 조작 횟수: {len(order)}</p>{tail}")
+        return Shown(f"<p>{who}.</p><p>활성화 순서{note}: {html.escape(seq)}</p>"
+                     f"<p>이 차례의 활성화 횟수: {len(order)}</p>{tail}")
     return LiveWidget(
         uid, [number("models_a", "A 쪽 미니어처 수", 1, 20, 6),
               number("models_b", "B 쪽 미니어처 수", 1, 20, 8)],
-        compute, title="누가 먼저 조작하나", plot=False)
+        compute, title="누가 먼저 활성화하나", plot=False)
 
 
 _RISKY = {"dash": "약진", "climb": "등반", "fire_step": "참호 발판 등반", "dash_climb": "약진 후 등반"}
@@ -183,18 +183,18 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
             text = "<p>참호의 사격 발판으로 오르는 것은 위험한 행동이 아니므로 굴림 없이 성공합니다.</p>"
         else:
             need = next(lo for key, _, lo, _ in tc.SUCCESS_CHART if key == "success")
-            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 조작이 이어집니다.</p>" if count == 1 else
-                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 조작이 이어집니다.</p>")
-        text = (fmt.total_first("조작이 이어질 확률", goes_on) + text
-                + f"<p>조작이 끝날 확률 {fmt.prob(1 - goes_on)}</p>")
+            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 활성화가 이어집니다.</p>" if count == 1 else
+                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 활성화가 이어집니다.</p>")
+        text = (fmt.total_first("활성화가 이어질 확률", goes_on) + text
+                + f"<p>활성화가 끝날 확률 {fmt.prob(1 - goes_on)}</p>")
         bars = Bars.outcomes({"stop": 1 - goes_on, "go": goes_on},
-                             {"stop": "조작 종료", "go": "계속"},
+                             {"stop": "활성화 끝", "go": "계속"},
                              {"stop": "failure", "go": "success"}, start=0)
         return Shown(text, bars)
     return LiveWidget(
         uid, [select("action", "행동", _RISKY, "dash"), number("dice", "순 ±DICE", -3, 3, 0),
               number("modifier", "보정치", -2, 2, 0)],
-        compute, title="위험한 행동", x_label="조작")
+        compute, title="위험한 행동 뒤에도 활성화가 이어질까", x_label="활성화")
 
 
 @widget_factory
@@ -207,7 +207,7 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
                     tuple("success" if f >= face else "failure" for f in range(1, 7)))
         need = ("이동력만으로 1\" 안에 닿습니다" if face == 0 else
                 "어떤 눈이 나와도 1\" 안에 닿지 못합니다" if face > 6 else
-                f"D6 눈이 {face} 이상이면 1\" 안에 닿아 단병접전에 들어갑니다")
+                f"D6 눈이 {face} 이상이면 1\" 안에 닿아 근접전에 들어갑니다")
         text = (fmt.total_first("돌격이 닿을 확률", p)
                 + f"<p>대상까지 {distance}\", 이동력 {movement}\": {need}. "
                 f"닿지 못할 확률 {fmt.prob(1 - p)}</p>")
@@ -215,7 +215,7 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
     return LiveWidget(
         uid, [number("movement", "이동력 (인치)", 4, 8, 6),
               number("distance", "대상까지 거리 (인치)", 1, 12, 9, step=0.5)],
-        compute, title="돌격 도달 확률", x_label="D6 눈")
+        compute, title="돌격이 적의 1인치 안까지 닿을까", x_label="D6 눈")
 
 
 @widget_factory
@@ -236,14 +236,16 @@ def markers_widget(uid: str = "tc-markers") -> LiveWidget:
         uid, [number("base", "행동의 ±DICE", -2, 2, 0),
               number("blood", "상대가 쓴 유혈 표식 (−DICE)", 0, 6, 1),
               number("blessing", "내가 쓴 축복 표식 (+DICE)", 0, 6, 0)],
-        compute, title="표식을 쓰면 달라지는 성공 확률", x_label="굴림값 (표식 반영 후)",
+        compute, title="표식을 쓰면 성공 확률이 얼마나 바뀌나", x_label="굴림값 (표식 반영 후)",
         legend=_SUCCESS_LEGEND)
 
 
 @widget_factory
 def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
-                  default_bloodbath: bool = False) -> LiveWidget:
-    """Injury roll (supplementary chart) with ±DICE, bloodbath and armour."""
+                  default_bloodbath: bool = False,
+                  title: str = "부상 굴림: 맞은 적의 결과가 어떻게 나뉘나") -> LiveWidget:
+    """Injury roll (supplementary chart) with ±DICE, bloodbath and armour; ``title`` names the
+    question a chapter asks of it (each instance its own)."""
     armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
     def compute(dice, armour, shield, bloodbath, weapon_mod):
@@ -266,7 +268,7 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
               toggle("shield", "참호 방패 (−1)"),
               toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath),
               number("weapon_mod", "무기의 부상 보정치 (무기 카드)", -2, 2, 0)],
-        compute, title="부상 굴림 분포", x_label="부상 굴림 합계",
+        compute, title=title, x_label="부상 굴림 합계",
         legend=_INJURY_LEGEND)
 
 
@@ -290,7 +292,7 @@ def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
     return LiveWidget(
         uid, [number("numerator", "나눌 수", 1, 24, 7), number("denominator", "나누는 수", 2, 4, 2),
               select("use", "나눈 값을 쓰는 곳", _FRACTION_USES, "count")],
-        compute, title="나눗셈 결과를 쓰는 법", plot=False)
+        compute, title="나눈 값은 올릴까, 그대로 쓸까", plot=False)
 
 
 _ATTACK_RESULT_BAND = {"miss": "muted", **_INJURY_BAND, "no_effect": "neutral"}
@@ -329,7 +331,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
               number("hit_mod", "무기의 명중 보정치 (무기 카드)", -1, 1, 0),
               number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),
               number("injury_mod", "무기의 부상 보정치 (무기 카드)", -1, 1, 0)],
-        compute, title="공격 한 번: 성공 굴림에서 부상까지",
+        compute, title="공격 한 번으로 적이 어떻게 되나",
         x_label="공격의 결과")
 
 
@@ -349,5 +351,5 @@ def ranged_widget(uid: str = "tc-ranged") -> LiveWidget:
         uid, [select("weapon_range", "무기 사거리", ranges, 24),
               number("distance", "대상까지 거리 (인치)", 1, 36, 14),
               toggle("cover", "대상이 엄폐"), toggle("elevated", "2\" 넘게 높은 곳에서")],
-        compute, title="원거리 공격 보정 (보충 규칙)", x_label="굴림값 (합계)",
+        compute, title="거리·엄폐·높이로 사격 성공률이 얼마나 바뀌나 (보충 규칙)", x_label="굴림값 (합계)",
         legend=_SUCCESS_LEGEND)
