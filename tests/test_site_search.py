@@ -291,9 +291,9 @@ def test_glossary_entries_come_after_sections_with_their_rule_link(offline_page)
     entry = page.locator("li.book-result--glossary", has_text="다중 공격 페널티").first
     links = entry.locator(".book-result-rule a").evaluate_all("els => els.map(e => [e.textContent, e.getAttribute('href')])")
     anchor = section_anchors(SITE, "book/pf2e")["다중 공격 페널티"]
-    assert links[0] == ["3.4 다중 공격 페널티", f"./book/pf2e.html#{anchor}"]
+    assert links[0] == ["3.6 다중 공격 페널티", f"./book/pf2e.html#{anchor}"]
     assert links[1][1] == "./book/pf2e.html#go=pf-strikes"
-    assert entry.locator(".book-result-rule").inner_text().startswith("규칙 보기 → 3.4 다중 공격 페널티 · 계산기 →")
+    assert entry.locator(".book-result-rule").inner_text().startswith("규칙 보기 → 3.6 다중 공격 페널티 · 계산기 →")
 
 
 def test_a_word_finds_the_compounds_it_begins(offline_page):
