@@ -75,7 +75,9 @@ def section_anchors(site: Path, page: str) -> dict[str, str]:
     html = (site / f"{page}.html").read_text(encoding="utf-8")
     html = html.split('<main', 1)[-1]
     out: dict[str, str] = {}
-    for m in re.finditer(r'<section id="([^"]+)"[^>]*>\s*<h[1-6][^>]*>(.*?)</h[1-6]>', html, re.S):
+    # a MyST label before a heading ("(tcs-turn)=") stands as an empty <span id> between them
+    for m in re.finditer(r'<section id="([^"]+)"[^>]*>\s*(?:<span id="[^"]*"></span>\s*)*'
+                         r'<h[1-6][^>]*>(.*?)</h[1-6]>', html, re.S):
         text = re.sub(r"<[^>]+>", "", m.group(2))
         text = re.sub(r"^[\d.]+\s*", "", _norm_title(text))       # section numbers
         out.setdefault(text, m.group(1))
