@@ -460,7 +460,7 @@ WORDING = [
     ("trench_crusade", "조작"), ("trench_crusade", "단병접전"), ("trench_crusade", "근거리 공격"),
     ("trench_crusade", "근거리 무기"), ("pf2e", "명중굴림"), ("bfrpg", "명중굴림"),
     ("trench_crusade", "번역본:"), ("pf2e", "번역본:"), ("bfrpg", "번역본:"), ("underface", "번역본:"),
-    ("hunters_moon", "번역본:"), ("bfrpg", "분리 사격 +2를 받음"), ("underface", "덜 다칩니다"),
+    ("hunters_moon", "번역본:"), ("bfrpg", "분리 사격 +2를 받음"), ("underface", "이 방어구가 평상복보다"),
     ("hunters_moon", "명중 가운데 크리티컬 히트(스페셜) 1/36"),
     ("underface", "보통 실패"), ("underface", "버팀"), ("underface", "기절 (HP 0 이하)"),
     ("underface", "`가 캐릭터가 이번 턴에"), ("underface", "전투에 끼어"),
