@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 #: The glossary entry a mark links to → the class of its tag.
 MARKS = {"보충 규칙": "source-mark--supplement", "가정": "source-mark--assumption"}
@@ -49,6 +50,28 @@ def _tag_marks(app, doctree) -> None:
             break
 
 
+class SideNotesInsideLists(SphinxPostTransform):
+    """The theme puts a side note whose footnote sits in a list item (or a table cell) just
+    before that item, which makes a ``<span>`` a child of ``<ol>``/``<ul>``/``<tr>`` (invalid
+    HTML; axe: "list element has direct children that are not allowed"). Move it to the start
+    of the item it belongs to: it floats into the margin from there all the same."""
+
+    default_priority = 2          # after sphinx-book-theme's HandleFootnoteTransform (1)
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        for note in list(self.document.findall(nodes.inline)):
+            if not {"sidenote", "marginnote"} & set(note["classes"]):
+                continue
+            parent = note.parent
+            if not isinstance(parent, (nodes.bullet_list, nodes.enumerated_list, nodes.row)):
+                continue
+            item = parent[parent.index(note) + 1]
+            parent.remove(note)
+            item.insert(0, note)
+
+
 def setup(app):
     app.connect("doctree-read", _tag_marks)
+    app.add_post_transform(SideNotesInsideLists)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
