@@ -1,0 +1,499 @@
+"""Whole fights on the page: one widget per chapter that answers a GM's question about a whole
+fight, not one roll (「이 결투, 누가 먼저 쓰러질까」), and a worked fight walked round by round.
+
+Display only: every number comes from the library's fight calls (``underface.duel``,
+``pf2e.strikes_to_down``, ``trench_crusade.attacks_to_out``, ``hunters_moon.hunt``), which return
+a :class:`~widgets.fight.FightOdds`; this module picks the call and lays its numbers out the same
+way for every game (:func:`fight_shown`):
+
+1. the GM's number first, as 「약 N%」 with the exact fraction beside it;
+2. the mean length of the fights that ended;
+3. the exact cumulative table by step (fraction and percent; the one table helper), every step
+   while its fractions stay short (:func:`shown_steps`), then the totals in percent;
+4. a picture: per step, one bar per result (its cumulative chance) and the chance that the fight
+   is still on, in grey (the book's grouped bars, :class:`~widgets.views.live.Bars`).
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .. import hunters_moon as hm
+from .. import pf2e
+from .. import trench_crusade as tc
+from .. import underface as uf
+from ..errors import RuleInputError
+from . import format as fmt
+from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
+from .table import Table, prob_cell
+from .worked import WorkedRound
+
+_E = html.escape
+
+#: Steps with a row of their own in an answer's table and a group of bars in its plot: at most
+#: this many, and only while the row's exact fractions stay short (an exact chance of a whole
+#: fight grows by a few digits a step). Where the fight stands after the last listed step is
+#: then given in percent; the library's ``FightOdds`` holds every exact value.
+TABLE_STEPS = 6
+#: Most characters of one exact fraction in a row of the table (numerator, "/", denominator).
+ROW_FRACTION_CHARS = 48
+
+
+# --- the shared layout -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FightLayout:
+    """How one game's fight reads: its result keys with their Korean names and bar colours, the
+    name of a step (``라운드``, ``턴``, ``공격``) or each step's own name, and the name of the rest.
+
+    >>> FightLayout((("down", "쓰러짐", "success"),), "턴").step_name(2)
+    '2턴'
+    """
+
+    results: tuple[tuple[str, str, str], ...]
+    step: str
+    rest: str = "아직 끝나지 않음"
+    names: tuple[str, ...] = ()
+
+    def step_name(self, k: int) -> str:
+        return self.names[k - 1] if self.names else f"{k}{self.step}"
+
+    def label(self, key: str) -> str:
+        return next(label for k, label, _ in self.results if k == key)
+
+
+def about(p: Fraction) -> str:
+    """The GM's number as a reader says it: 「약 62%」 (the exact fraction goes beside it).
+
+    >>> about(Fraction(5, 8)), about(Fraction(1, 1000)), about(Fraction(999, 1000)), about(Fraction(1))
+    ('약 63%', '1% 미만', '99% 초과', '100%')
+    """
+    p = Fraction(p)
+    if p in (0, 1):
+        return fmt.percent(p)
+    whole = fmt.percent(p, 0)
+    if whole.startswith("<"):
+        return "1% 미만"
+    if whole.startswith(">"):
+        return "99% 초과"
+    return f"약 {whole.replace('.', '')}"
+
+
+def lead(label: str, p: Fraction) -> str:
+    """The answer's first line: the GM's number, 「약 N%」, then the exact fraction.
+
+    >>> lead("A가 이길 확률", Fraction(5, 8))
+    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> (정확히 5/8)</p>'
+    """
+    return (f'<p class="answer-total"><b>{_E(label)}: {_E(about(p))}</b> '
+            f'정확히 <span class="exact">{_E(fmt.prob(Fraction(p)))}</span></p>')
+
+
+def shown_steps(odds) -> list[int]:
+    """The steps with a row of their own: the first listed steps, at most :data:`TABLE_STEPS`,
+    while every exact fraction of the row has at most :data:`ROW_FRACTION_CHARS` characters
+    (the first step always).
+
+    >>> from widgets.fight import FightOdds
+    >>> odds = FightOdds(("x",), [{"x": Fraction(1, 2 ** k)} for k in range(1, 40)], Fraction(1, 2 ** 39))
+    >>> shown_steps(odds)
+    [1, 2, 3, 4, 5, 6]
+    >>> long = FightOdds(("x",), [{"x": Fraction(1, 10 ** 30)}, {"x": 1 - Fraction(1, 10 ** 30)}], 0)
+    >>> shown_steps(long)
+    [1]
+    """
+    out = []
+    cums = [odds.cumulative(key) for key in odds.keys]
+    for k in range(1, min(odds.steps, TABLE_STEPS) + 1):
+        row = [c[k - 1] for c in cums] + [1 - odds.ended(by=k)]
+        if out and max(len(fmt.fraction(p)) for p in row) > ROW_FRACTION_CHARS:
+            break
+        out.append(k)
+    return out
+
+
+def fight_table(odds, layout: FightLayout) -> Table:
+    """The exact cumulative table: per shown step, each result by then and what is left."""
+    rows = []
+    cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
+    for k in shown_steps(odds):
+        rows.append([layout.step_name(k), *[prob_cell(cums[key][k - 1]) for key, _, _ in layout.results],
+                     prob_cell(1 - odds.ended(by=k))])
+    return Table([layout.step, *[f"{label} (누적)" for _, label, _ in layout.results], layout.rest],
+                 rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)")
+
+
+def totals_line(odds, layout: FightLayout) -> str:
+    """Where the fight stands after the last listed step, when the table stops before it: each
+    result's total and what is left, in percent (the exact values are the library's)."""
+    if odds.steps == len(shown_steps(odds)):
+        return ""
+    parts = [f"{label} {fmt.percent(odds.chance(key))}" for key, label, _ in layout.results]
+    parts.append(f"{layout.rest} {fmt.percent(odds.rest)}")
+    return (f'<p class="fight-totals">{_E(layout.step_name(odds.steps))}까지 (계산을 멈춘 곳): '
+            f"{_E(', '.join(parts))}</p>")
+
+
+def fight_bars(odds, layout: FightLayout) -> Bars:
+    """Per shown step, a group of bars: each result's cumulative chance, then what is left (grey)."""
+    xs, ps, bands, ticks, groups = [], [], [], [], []
+    cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
+    size = len(layout.results) + 1
+    for k in shown_steps(odds):
+        start = xs[-1] + 2 if xs else 1
+        own = list(range(start, start + size))
+        xs += own
+        ps += [cums[key][k - 1] for key, _, _ in layout.results] + [1 - odds.ended(by=k)]
+        bands += [band for _, _, band in layout.results] + ["muted"]
+        name = str(k) if not layout.names else layout.step_name(k)
+        ticks.append((sum(own) / size, name))
+        groups.append((name, size))
+    return Bars(tuple(xs), tuple(ps), tuple(bands), tuple(ticks), groups=tuple(groups))
+
+
+def mean_line(odds, layout: FightLayout, what: str = "싸움이 끝나기까지") -> str:
+    """The mean length of the fights that ended within the listed steps (all of them when
+    nothing is left)."""
+    mean = odds.mean_steps()
+    if mean is None:
+        return f"<p>{_E(layout.rest)}: 계산한 {odds.steps}{_E(layout.step)} 안에 끝나지 않습니다.</p>"
+    rest = ("" if odds.rest == 0 or odds.fixed_end
+            else " (아직 끝나지 않은 나머지는 빼고)")
+    return f"<p>{_E(what)} 평균 <b>약 {_E(f'{float(mean):.2f}')}{_E(layout.step)}</b>{_E(rest)}</p>"
+
+
+def fight_shown(odds, layout: FightLayout, first: str, more: str = "",
+                what: str = "싸움이 끝나기까지") -> Shown:
+    """A fight's answer: ``first`` (the GM's number, :func:`lead`), ``more`` (other lines), the
+    mean length, the cumulative table and the bars."""
+    html_ = (first + more + mean_line(odds, layout, what) + fight_table(odds, layout).html()
+             + totals_line(odds, layout))
+    return Shown(html_, fight_bars(odds, layout))
+
+
+def fight_legend(layout: FightLayout) -> tuple[tuple[str, str], ...]:
+    return tuple((band, f"{label} (누적)") for _, label, band in layout.results) + (("muted", layout.rest),)
+
+
+def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]]:
+    """One fight step by step (the worked examples): what ended at each step and where the fight
+    stands after it, exact, from the library's ``FightOdds``; the rest in one line."""
+    out = []
+    cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
+    for k in range(1, min(odds.steps, most) + 1):
+        now = ", ".join(f"{label} {fmt.prob(odds.ends[k - 1][key])}" for key, label, _ in layout.results)
+        total = ", ".join(f"{label} {fmt.prob(cums[key][k - 1])}" for key, label, _ in layout.results)
+        out.append((f"{layout.step_name(k)}:",
+                    f"이 {layout.step}에 끝남 — {now}. 여기까지 누적 — {total}, "
+                    f"{layout.rest} {fmt.prob(1 - odds.ended(by=k))}."))
+    if odds.steps > most:
+        total = ", ".join(f"{label} {fmt.prob(odds.chance(key))}" for key, label, _ in layout.results)
+        out.append((f"{layout.step_name(odds.steps)}까지:",
+                    f"계산을 멈춘 {odds.steps}{layout.step}까지 누적 — {total}, "
+                    f"{layout.rest} {fmt.prob(odds.rest)}."))
+    return out
+
+
+# --- Underface: a duel -------------------------------------------------------------------------
+
+DUEL = FightLayout((("a", "A 승리", "success"), ("b", "B 승리", "failure")), "라운드")
+#: The duel's fighters in the widget: (prefix, name, attack, defence, weapon, DB, armour, HP).
+DUEL_DEFAULTS = {"a": (60, 50, "브로드 소드", "+1D4", "가죽 갑옷", 12),
+                 "b": (50, 40, "숏소드", "0", "평상복", 12)}
+_FIRST = {"a": "A가 먼저 공격", "b": "B가 먼저 공격"}
+
+
+def _melee_choices() -> dict[str, str]:
+    """The melee weapons by damage (names sharing a damage share one entry: its first name)."""
+    groups: dict[str, list[str]] = {}
+    for name, w in uf.MELEE_WEAPONS.items():
+        groups.setdefault(w.damage, []).append(name)
+    return {names[0]: f"{'·'.join(names)} ({damage})" for damage, names in groups.items()}
+
+
+def _duel_armor_choices() -> dict[str, str]:
+    from .underface import _armor_choices
+    return _armor_choices()
+
+
+def _duel_db_choices() -> dict[str, str]:
+    from .underface import _db_choices
+    return _db_choices()
+
+
+DUEL_READINGS = (
+    "매 라운드 먼저 공격하는 쪽이 공격하고, 서 있으면 다른 쪽이 공격합니다 (공격 순서는 고른 대로, 가정).",
+    "공격받는 쪽은 언제나 막거나 피합니다(가정). 명중 판정은 이 장의 대항 판정 그대로입니다.",
+    "공격 쪽 스페셜 명중: 무기 피해의 최댓값 + DB 굴림. 보통 명중: 피해 굴림 + DB.",
+    "방어 점수를 피해에서 빼고, 피해는 0 아래로 내려가지 않습니다.",
+    "방어 쪽 스페셜: 상대의 다음 공격이 어려움 난이도가 됩니다(가정).",
+    "HP가 0 이하가 된 쪽이 쓰러지고 결투가 끝납니다(가정: 기절을 쓰러짐으로 봄).",
+)
+
+
+def _fighter(v: dict, side: str):
+    return uf.Fighter(v[f"{side}_attack"], v[f"{side}_defence"], v[f"{side}_weapon"],
+                      db=v[f"{side}_db"], armor=v[f"{side}_armor"], hp=v[f"{side}_hp"])
+
+
+def duel_odds(**v):
+    """The library's duel for the widget's values (``a_…``, ``b_…``, ``first``)."""
+    return uf.duel(_fighter(v, "a"), _fighter(v, "b"), first=v["first"])
+
+
+def _detail_lines(odds) -> str:
+    """The GM's second question (4.4): the chance that the blow that downs the loser takes a PC
+    loser to the death threshold or below (maximum HP = the HP the duel starts with, 가정)."""
+    lines = []
+    for key, side in (("b_at_death_threshold", "B"), ("a_at_death_threshold", "A")):
+        loses = odds.chance(odds.detail_of[key])
+        if loses:
+            share = odds.chance(key) / loses
+            lines.append(f"<li>{side}가 PC라면, {side}를 쓰러뜨리는 일격이 사망 임계 이하까지 갈 확률: "
+                         f"{_E(fmt.percent(odds.chance(key)))} ({side}가 지는 결투의 {_E(fmt.percent(share))})</li>")
+    return f'<ul class="fight-details">{"".join(lines)}</ul>' if lines else ""
+
+
+@widget_factory
+def duel_widget(uid: str = "uf-duel") -> LiveWidget:
+    """「이 결투, 누가 먼저 쓰러질까」: two fighters, round by round, exact (``underface.duel``)."""
+    def compute(**v):
+        odds = duel_odds(**v)
+        first = lead("A가 이길 확률", odds.chance("a"))
+        more = (f"<p>B가 이길 확률 {_E(fmt.percent(odds.chance('b')))}</p>"
+                + _detail_lines(odds))
+        return fight_shown(odds, DUEL, first, more, "결투가 끝나기까지")
+    controls = []
+    for side, name in (("a", "A"), ("b", "B")):
+        attack, defence, weapon, db, armor, hp = DUEL_DEFAULTS[side]
+        controls += [
+            number(f"{side}_attack", f"{name}의 무기 기능 (%)", 40, 80, attack, step=20),
+            number(f"{side}_defence", f"{name}의 막기·회피 기능 (%, 불이익 뺀 값)", 30, 70, defence, step=20),
+            select(f"{side}_weapon", f"{name}의 무기", _melee_choices(), weapon),
+            select(f"{side}_db", f"{name}의 피해 보너스 (DB)", _duel_db_choices(), db),
+            select(f"{side}_armor", f"{name}의 방어구", _duel_armor_choices(), armor),
+            number(f"{side}_hp", f"{name}의 HP", 6, 18, hp, step=6)]
+    controls.append(select("first", "먼저 공격하는 쪽", _FIRST, "a"))
+    return LiveWidget(uid, controls, compute, title="이 결투, 누가 먼저 쓰러질까",
+                      x_label="라운드 (막대: A 승리·B 승리 누적, 회색은 아직 결투 중)",
+                      legend=fight_legend(DUEL))
+
+
+def duel_walk() -> WorkedRound:
+    """The chapter's worked duel, round by round, from ``underface.duel``."""
+    v = {f"{s}_{f}": x for s in "ab" for f, x in zip(
+        ("attack", "defence", "weapon", "db", "armor", "hp"), DUEL_DEFAULTS[s])}
+    odds = duel_odds(**v, first="a")
+    a, b = DUEL_DEFAULTS["a"], DUEL_DEFAULTS["b"]
+    setup = (f"A는 무기 기능 {a[0]}, 회피 {a[1]}, {a[2]}, DB {a[3]}, {a[4]}, HP {a[5]}. "
+             f"B는 무기 기능 {b[0]}, 회피 {b[1]}, {b[2]}, DB {b[3]}, {b[4]}, HP {b[5]}. A가 먼저 공격합니다.")
+    return WorkedRound("한 결투를 라운드마다 따라가기", [("준비:", setup)] + walk_steps(odds, DUEL),
+                       {"odds": odds})
+
+
+# --- Pathfinder 2e: turns to bring a target down ------------------------------------------------
+
+DOWN = FightLayout((("down", "쓰러짐", "success"),), "턴", rest="아직 서 있음")
+#: The GM's number: the chance the target is down within this many turns.
+PF_TURNS = 3
+PF_DEFAULTS = dict(bonus=10, ac=18, hp=30, damage="1D8+4")
+
+
+def pf_odds(bonus, ac, off_guard, hp, damage, strikes, agile):
+    ac_used = ac + (pf2e.OFF_GUARD_PENALTY if off_guard else 0)
+    return pf2e.strikes_to_down(bonus, ac_used, hp, normalise_typed(damage), strikes=strikes,
+                                agile=agile)
+
+
+@widget_factory
+def down_widget(uid: str = "pf-down") -> LiveWidget:
+    """「몇 턴이면 쓰러뜨릴까」: Strikes turn after turn until the target's HP is gone
+    (``pf2e.strikes_to_down``)."""
+    def compute(bonus, ac, off_guard, hp, damage, strikes, agile):
+        odds = pf_odds(bonus, ac, off_guard, hp, damage, strikes, agile)
+        by = min(PF_TURNS, odds.steps)
+        first = lead(f"{by}턴 안에 쓰러뜨릴 확률", odds.chance("down", by=by))
+        ac_text = (f"AC {ac} − 무방비 {-pf2e.OFF_GUARD_PENALTY} = {ac + pf2e.OFF_GUARD_PENALTY} (보충 규칙)"
+                   if off_guard else f"AC {ac}")
+        more = (f"<p>명중 보너스 {_E(fmt.signed(bonus))}, {_E(ac_text)}, HP {hp}, 피해 {_E(damage)}, "
+                f"한 턴에 타격 {strikes}번{' (날렵함)' if agile else ''}</p>")
+        return fight_shown(odds, DOWN, first, more, "쓰러뜨리기까지")
+    return LiveWidget(
+        uid, [number("bonus", "명중 보너스 (다중 공격 페널티 전)", 6, 22, PF_DEFAULTS["bonus"], step=4),
+              number("ac", "대상 AC", 14, 30, PF_DEFAULTS["ac"], step=4),
+              toggle("off_guard", "무방비 (AC −2, 보충 규칙)"),
+              number("hp", "대상 HP", 10, 50, PF_DEFAULTS["hp"], step=20),
+              text("damage", "한 번 명중의 피해 (예: 1D8+4)", PF_DEFAULTS["damage"], ("2D6+4", "1D12+4")),
+              number("strikes", "한 턴의 타격 횟수", 1, 3, 3),
+              toggle("agile", "날렵함 무기 (−4/−8)")],
+        compute, title="몇 턴이면 쓰러뜨릴까",
+        x_label="턴 (막대: 쓰러짐 누적, 회색은 아직 서 있음)", legend=fight_legend(DOWN))
+
+
+PF_READINGS = (
+    "한 턴에 고른 횟수만큼 타격하고, 다중 공격 페널티는 원문대로 −5/−10(날렵함 −4/−8)입니다.",
+    "성공 단계는 d20으로 정합니다(이 장의 성공 단계 계산 그대로).",
+    "성공: 피해 식을 굴린 값, 최소 1 (보충 규칙, 플레이어 코어). 대성공: 그 합의 두 배 (보충 규칙). 실패: 피해 없음.",
+    "HP가 0이 되면 쓰러집니다. 대상은 반격하지 않고, 회복도 하지 않습니다(가정).",
+)
+
+
+def pf_walk() -> WorkedRound:
+    d = PF_DEFAULTS
+    odds = pf_odds(d["bonus"], d["ac"], False, d["hp"], d["damage"], 3, False)
+    setup = (f"명중 보너스 {fmt.signed(d['bonus'])}인 전사가 AC {d['ac']}, HP {d['hp']}인 적을 매 턴 "
+             f"세 번 칩니다. 명중 피해는 {d['damage']}.")
+    return WorkedRound("적 하나를 쓰러뜨리기까지 턴마다 따라가기", [("준비:", setup)] + walk_steps(odds, DOWN),
+                       {"odds": odds})
+
+
+# --- Trench Crusade: attacks to take a model out of action -------------------------------------
+
+OUT = FightLayout((("out", "전투 불능", "down"),), "번째 공격", rest="아직 전투 가능")
+#: The GM's number: the chance the model is out within this many attacks.
+TC_ATTACKS = 3
+TC_DEFAULTS = dict(dice=0, modifier=0, injury_dice=0, armour=1)
+
+
+def _blood_choices() -> dict[str, str]:
+    policies = getattr(tc, "BLOOD_POLICIES", {"none": "쓰지 않음"})
+    return {k: (v if isinstance(v, str) else str(v)) for k, v in policies.items()}
+
+
+@widget_factory
+def out_widget(uid: str = "tc-out") -> LiveWidget:
+    """「몇 번 쏘면 전투 불능이 될까」: attack after attack until the model is out of action
+    (``trench_crusade.attacks_to_out``)."""
+    def compute(dice, modifier, injury_dice, armour, tough, blood):
+        odds = tc.attacks_to_out(dice=dice, modifier=modifier, injury_dice=injury_dice,
+                                 armour=armour, tough=tough, blood=blood)
+        by = min(TC_ATTACKS, odds.steps)
+        first = lead(f"공격 {by}번 안에 전투 불능이 될 확률", odds.chance("out", by=by))
+        half = next((k for k, p in enumerate(odds.cumulative("out"), 1) if p >= Fraction(1, 2)), None)
+        more = (f"<p>절반 넘게 전투 불능이 되는 것은 공격 <b>{half}번</b>째까지입니다.</p>"
+                if half else "")
+        return fight_shown(odds, OUT, first, more, "전투 불능이 되기까지")
+    return LiveWidget(
+        uid, [number("dice", "성공 굴림 ±DICE", -2, 2, 0),
+              number("modifier", "성공 굴림 보정치", -1, 1, 0),
+              number("injury_dice", "부상 굴림 ±DICE (무기 등)", -1, 1, 0),
+              select("armour", "대상의 갑옷", {v: label for label, v in tc.ARMOUR.items()},
+                     TC_DEFAULTS["armour"]),
+              toggle("tough", "강인함 (TOUGH)"),
+              select("blood", "유혈 표식을 쓰는 방법 (가정)", _blood_choices(), "none")],
+        compute, title="몇 번 공격하면 전투 불능이 될까",
+        x_label="공격 (막대: 전투 불능 누적, 회색은 아직 전투 가능)", legend=fight_legend(OUT))
+
+
+TC_READINGS = (
+    "공격마다 성공 굴림을 합니다: 합 7 이상이면 명중, 12 이상이면 대성공(부상 굴림 +1 DICE).",
+    "명중하면 부상 굴림(2D6, ±DICE, 갑옷을 뺌)을 보충 규칙의 부상 판정표로 읽습니다: 1 이하 효과 없음, "
+    "2~6 경상, 7~8 다운, 9 이상 전투 불능.",
+    "다운된 대상에 대한 부상 굴림은 +1 DICE. 강인함(TOUGH)이면 첫 전투 불능 결과는 다운이 됩니다.",
+    "유혈 표식을 어떻게 쓰는지는 원문이 정하지 않아, 고른 방법대로 쓴다고 봅니다(가정).",
+)
+
+
+def tc_walk() -> WorkedRound:
+    d = TC_DEFAULTS
+    odds = tc.attacks_to_out(dice=d["dice"], modifier=d["modifier"], injury_dice=d["injury_dice"],
+                             armour=d["armour"])
+    armour = next(label for label, v in tc.ARMOUR.items() if v == d["armour"])
+    setup = f"±DICE 없이 {fmt.josa(armour, '을/를')} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
+    return WorkedRound("한 모델이 전투 불능이 되기까지 공격마다 따라가기",
+                       [("준비:", setup)] + walk_steps(odds, OUT), {"odds": odds})
+
+
+# --- Hunter's Moon: can the PCs bring the body down? ------------------------------------------
+
+HUNT = FightLayout((("win", "본체를 쓰러뜨림", "success"),), "단계", rest="본체가 살아남음",
+                   names=("난전 1라운드", "난전 2라운드", "추격 라운드"))
+HM_DEFAULTS = dict(pcs="2/3/1, 2/3/2, 1/5/3", defence=9, life=20, doom=0, pursuit=2)
+_PURSUIT = {None: "추격하지 않음", 1: "1", 2: "2", 3: "3", 4: "4"}
+_TRIPLE = re.compile(r"\s*([+-]?\d+)\s*[/\s]\s*([+-]?\d+)\s*[/\s]\s*([+-]?\d+)\s*")
+
+
+def parse_pcs(typed: str) -> list[tuple[int, int, int]]:
+    """The PCs typed as 「무용/위력/자리」, one PC per comma: ``2/3/1, 1/5/2``.
+
+    >>> parse_pcs("2/3/1, １/５/２")
+    [(2, 3, 1), (1, 5, 2)]
+    >>> parse_pcs("2/3")
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: each PC is might/power/paragraph, PCs joined by commas, got '2/3'
+    """
+    parts = [p for p in normalise_typed(typed).split(",")]
+    out = []
+    for part in parts:
+        m = _TRIPLE.fullmatch(part)
+        if not m:
+            raise RuleInputError(
+                f"each PC is might/power/paragraph, PCs joined by commas, got {part.strip()[:40]!r}",
+                "PC마다 【무용】/무기 위력/자리 세 수를 ‘/’로 잇고, PC 사이는 쉼표로 나눠 주세요 "
+                f"(예: 2/3/1, 2/3/2). 읽지 못한 부분: {part.strip()[:40]!r}")
+        out.append(tuple(int(x) for x in m.groups()))
+    return out
+
+
+def hm_odds(pcs, defence, life, doom, pursuit):
+    return hm.hunt(parse_pcs(pcs), defence, life, doom=doom, pursuit=pursuit)
+
+
+@widget_factory
+def hunt_widget(uid: str = "hm-hunt") -> LiveWidget:
+    """「본체를 쓰러뜨릴 수 있을까」: two melee rounds and the pursuit (``hunters_moon.hunt``)."""
+    def compute(pcs, defence, life, doom, pursuit):
+        odds = hm_odds(pcs, defence, life, doom, pursuit)
+        first = lead("본체를 쓰러뜨릴 확률", odds.chance("win"))
+        more = f"<p>{_E(HUNT.rest)}: {_E(fmt.prob(odds.rest))}</p>"
+        return fight_shown(odds, HUNT, first, more, "쓰러뜨린 싸움에서 쓰러뜨리기까지")
+    return LiveWidget(
+        uid, [text("pcs", "PC마다 【무용】/무기 위력/자리 (쉼표로 나눔, 1~4명)", HM_DEFAULTS["pcs"],
+                   ("2/3/1, 2/3/2", "2/3/1, 2/3/2, 1/5/3, 2/4/4")),
+              number("defence", "본체의 【방어치】", 8, 10, HM_DEFAULTS["defence"]),
+              number("life", "본체의 【생명력】", 10, 30, HM_DEFAULTS["life"], step=10),
+              number("doom", "파멸의 색 각성단계", 0, 1, HM_DEFAULTS["doom"]),
+              select("pursuit", "추격할 PC의 【두뇌】 또는 【기술】", _PURSUIT, HM_DEFAULTS["pursuit"])],
+        compute, title="본체를 쓰러뜨릴 수 있을까",
+        x_label="단계 (막대: 쓰러뜨림 누적, 회색은 본체가 살아남음)", legend=fight_legend(HUNT))
+
+
+HM_READINGS = (
+    "난전 라운드마다 PC가 저마다 본체를 한 번 공격합니다. 위협은 빼고 계산합니다(가정: 위협이 "
+    "PC를 막거나 쓰러뜨리는 일은 셈하지 않음).",
+    "명중판정은 이 장의 판정 모델(가정) 그대로: 2D6 + 【무용】 ≥ 본체의 【방어치】.",
+    "명중하면 데미지 = 무기 위력 + 자기 패러그래프 번호 + 각성단계, 스페셜(주사위 눈 12)이면 달성치를 더합니다.",
+    "난전은 두 라운드. 추격할 PC를 고르면 【생명력】이 남았을 때 추격판정을 하고, 성공하면 한 라운드 더 "
+    "(모든 데미지 +1D6).",
+)
+
+
+def hm_walk() -> WorkedRound:
+    d = HM_DEFAULTS
+    odds = hm_odds(d["pcs"], d["defence"], d["life"], d["doom"], d["pursuit"])
+    setup = (f"PC 셋(【무용】/무기 위력/자리: {d['pcs']})이 【방어치】 {d['defence']}, 【생명력】 {d['life']}인 "
+             f"본체를 공격하고, 【두뇌】 {d['pursuit']}인 PC가 추격합니다.")
+    return WorkedRound("본체를 쓰러뜨리기까지 단계마다 따라가기", [("준비:", setup)] + walk_steps(odds, HUNT),
+                       {"odds": odds})
+
+
+# --- the readings beside each widget ----------------------------------------------------------
+
+class Readings:
+    """The readings of a fight widget as a list under it (가정 marked in the text)."""
+
+    def __init__(self, title: str, items: tuple[str, ...]):
+        self.title, self.items = title, items
+
+    def _repr_html_(self) -> str:
+        lis = "".join(f"<li>{_E(i)}</li>" for i in self.items)
+        return f'<p class="readings-title"><b>{_E(self.title)}</b></p><ul class="readings">{lis}</ul>'
+
+    def __repr__(self) -> str:
+        return "\n".join([self.title] + [f"- {i}" for i in self.items])
+
+
+ALL_WIDGETS = [duel_widget, down_widget, out_widget, hunt_widget]
