@@ -125,10 +125,16 @@ class FightOdds:
                              f"결과는 {names} 가운데 하나여야 합니다 (입력값: {shown(key)}).")
 
     def _by(self, by: "int | None") -> int:
-        return self.steps if by is None else require_int(by, "by", "몇 번째까지", 0, self.steps)
+        """Steps to count: past the last listed step only when nothing can happen there (the
+        fight has a fixed end, or nothing is left)."""
+        if by is None:
+            return self.steps
+        known = limits.MAX_FIGHT_STEPS if self._fixed or not self._rest else self.steps
+        return min(self.steps, require_int(by, "by", "몇 번째까지", 0, known))
 
     def chance(self, key: str, by: "int | None" = None) -> Fraction:
-        """Chance of ``key`` (a result or a detail) by step ``by`` (default: every listed step).
+        """Chance of ``key`` (a result or a detail) by step ``by`` (default: every listed step;
+        a later step only when the fight cannot go on past the listed ones).
 
         >>> FightOdds(("down",), [{"down": Fraction(1, 3)}], Fraction(2, 3)).chance("down", by=0)
         Fraction(0, 1)
@@ -281,13 +287,14 @@ def _folded(ended: Sequence[Fraction], keys: Sequence[str], main: tuple[str, ...
 
 
 def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
-         detail_of: "Mapping[str, str] | None" = None) -> FightOdds:
+         detail_of: "Mapping[str, str] | None" = None, min_steps: int = 1) -> FightOdds:
     """Step ``chain`` from ``start``: until ``rest`` is at most one in a million (one chain;
     refused at once with :class:`RuleInputError` when :func:`length` finds no end within the
     limits), or once per chain of a list (a fight with a fixed end; all
     chains share one state order). ``detail_of`` maps result keys of the chain that are parts
     of another result (a sub-result) to that result: they are added into it in ``ends`` and
-    listed alone in ``details``.
+    listed alone in ``details``. ``min_steps``: list at least that many steps of an
+    open-ended fight (a game whose question is "by step 3" asks for 3).
 
     >>> hits = Chain({2: {2: Fraction(1, 2), 1: Fraction(1, 2)}, 1: {1: Fraction(1, 2), "down": Fraction(1, 2)}},
     ...              keys=("down",))
@@ -304,7 +311,8 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
     keys = chains[0].keys
     detail_of = dict(detail_of or {})
     main = tuple(k for k in keys if k not in detail_of)
-    max_steps = len(chains) if fixed else _planned([(chains[0], start)])
+    min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
+    max_steps = len(chains) if fixed else max(min_steps, _planned([(chains[0], start)]))
     weights, denominator = chains[0].start(start), 1
     ends, details = [], []
     rest = Fraction(1)
@@ -317,7 +325,7 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
         details.append(part)
         live = sum(weights)
         rest = Fraction(live, denominator)
-        if not fixed and live * limits.OPEN_REST_DENOMINATOR <= denominator:
+        if not fixed and number + 1 >= min_steps and live * limits.OPEN_REST_DENOMINATOR <= denominator:
             break
     else:
         if not fixed:
@@ -328,7 +336,7 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
 def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hashable, *,
          keys: tuple[str, str],
          first_details: "Mapping[str, str] | None" = None,
-         second_details: "Mapping[str, str] | None" = None) -> FightOdds:
+         second_details: "Mapping[str, str] | None" = None, min_steps: int = 1) -> FightOdds:
     """Two sides that act in turn each step, ``first`` then ``second``, each side's attacks a
     chain of its own that ends when the *other* side is down (any result key of that chain).
     The chains must be independent: what one side rolls never changes the other's chain. The
@@ -349,7 +357,8 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
     if not (isinstance(keys, tuple) and len(keys) == 2 and all(isinstance(k, str) for k in keys)
             and keys[0] != keys[1]):
         raise ValueError("race needs two result keys")
-    max_steps = _planned([(first, first_start), (second, second_start)])
+    min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
+    max_steps = max(min_steps, _planned([(first, first_start), (second, second_start)]))
     first_details, second_details = dict(first_details or {}), dict(second_details or {})
     detail_of = {**{d: keys[0] for d in first_details.values()},
                  **{d: keys[1] for d in second_details.values()}}
@@ -360,7 +369,7 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
         sides.append([chain, chain.start(start), 1])
     alive = [Fraction(1), Fraction(1)]   # chance that each side's chain has not ended yet
     ends, details = [], []
-    for _ in range(max_steps):
+    for number in range(max_steps):
         ended_now = []
         for side in sides:
             chain, weights, denominator = side
@@ -381,7 +390,7 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
         ends.append(end)
         details.append({d: part.get(d, Fraction(0)) for d in detail_of})
         rest = alive[0] * alive[1]
-        if rest * limits.OPEN_REST_DENOMINATOR <= 1:
+        if number + 1 >= min_steps and rest * limits.OPEN_REST_DENOMINATOR <= 1:
             break
     else:
         raise _too_long(max_steps)
