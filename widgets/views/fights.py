@@ -177,22 +177,37 @@ def fight_legend(layout: FightLayout) -> tuple[tuple[str, str], ...]:
     return tuple((band, f"{label} (누적)") for _, label, band in layout.results) + (("muted", layout.rest),)
 
 
+def exact_text(p: Fraction) -> str:
+    """An exact chance as the worked examples write it: fraction and percent while the fraction
+    is short (:data:`ROW_FRACTION_CHARS`), else the percent and how many digits the exact
+    denominator has.
+
+    >>> exact_text(Fraction(1, 4)), exact_text(Fraction(1, 3 * 10 ** 60))
+    ('1/4 (25.00%)', '< 0.01% (정확한 분수의 분모는 61자리)')
+    """
+    p = Fraction(p)
+    if len(fmt.fraction(p)) <= ROW_FRACTION_CHARS:
+        return fmt.prob(p)
+    return f"{fmt.percent(p)} (정확한 분수의 분모는 {len(str(p.denominator))}자리)"
+
+
 def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]]:
     """One fight step by step (the worked examples): what ended at each step and where the fight
-    stands after it, exact, from the library's ``FightOdds``; the rest in one line."""
+    stands after it, exact, from the library's ``FightOdds``; then where it stands when the
+    listing stops."""
     out = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
     for k in range(1, min(odds.steps, most) + 1):
-        now = ", ".join(f"{label} {fmt.prob(odds.ends[k - 1][key])}" for key, label, _ in layout.results)
-        total = ", ".join(f"{label} {fmt.prob(cums[key][k - 1])}" for key, label, _ in layout.results)
+        now = ", ".join(f"{label} {exact_text(odds.ends[k - 1][key])}" for key, label, _ in layout.results)
+        total = ", ".join(f"{label} {exact_text(cums[key][k - 1])}" for key, label, _ in layout.results)
         out.append((f"{layout.step_name(k)}:",
-                    f"이 {layout.step}에 끝남 — {now}. 여기까지 누적 — {total}, "
-                    f"{layout.rest} {fmt.prob(1 - odds.ended(by=k))}."))
+                    f"이 {layout.step}에 끝날 확률은 {now}. 여기까지 누적하면 {total}, "
+                    f"{layout.rest} {exact_text(1 - odds.ended(by=k))}."))
     if odds.steps > most:
-        total = ", ".join(f"{label} {fmt.prob(odds.chance(key))}" for key, label, _ in layout.results)
+        total = ", ".join(f"{label} {exact_text(odds.chance(key))}" for key, label, _ in layout.results)
         out.append((f"{layout.step_name(odds.steps)}까지:",
-                    f"계산을 멈춘 {odds.steps}{layout.step}까지 누적 — {total}, "
-                    f"{layout.rest} {fmt.prob(odds.rest)}."))
+                    f"계산을 멈춘 {layout.step_name(odds.steps)}까지 누적하면 {total}, "
+                    f"{layout.rest} {exact_text(odds.rest)}."))
     return out
 
 
@@ -201,7 +216,7 @@ def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]
 DUEL = FightLayout((("a", "A 승리", "success"), ("b", "B 승리", "failure")), "라운드")
 #: The duel's fighters in the widget: (prefix, name, attack, defence, weapon, DB, armour, HP).
 DUEL_DEFAULTS = {"a": (60, 50, "브로드 소드", "+1D4", "가죽 갑옷", 12),
-                 "b": (50, 40, "숏소드", "0", "평상복", 12)}
+                 "b": (60, 40, "배틀 액스", "0", "가죽 갑옷", 12)}
 _FIRST = {"a": "A가 먼저 공격", "b": "B가 먼저 공격"}
 
 
@@ -302,9 +317,8 @@ PF_DEFAULTS = dict(bonus=10, ac=18, hp=30, damage="1D8+4")
 
 
 def pf_odds(bonus, ac, off_guard, hp, damage, strikes, agile):
-    ac_used = ac + (pf2e.OFF_GUARD_PENALTY if off_guard else 0)
-    return pf2e.strikes_to_down(bonus, ac_used, hp, normalise_typed(damage), strikes=strikes,
-                                agile=agile)
+    return pf2e.strikes_to_down(bonus, ac, hp, normalise_typed(damage), strikes=strikes,
+                                agile=agile, off_guard=off_guard)
 
 
 @widget_factory
@@ -357,11 +371,6 @@ TC_ATTACKS = 3
 TC_DEFAULTS = dict(dice=0, modifier=0, injury_dice=0, armour=1)
 
 
-def _blood_choices() -> dict[str, str]:
-    policies = getattr(tc, "BLOOD_POLICIES", {"none": "쓰지 않음"})
-    return {k: (v if isinstance(v, str) else str(v)) for k, v in policies.items()}
-
-
 @widget_factory
 def out_widget(uid: str = "tc-out") -> LiveWidget:
     """「몇 번 쏘면 전투 불능이 될까」: attack after attack until the model is out of action
@@ -382,7 +391,7 @@ def out_widget(uid: str = "tc-out") -> LiveWidget:
               select("armour", "대상의 갑옷", {v: label for label, v in tc.ARMOUR.items()},
                      TC_DEFAULTS["armour"]),
               toggle("tough", "강인함 (TOUGH)"),
-              select("blood", "유혈 표식을 쓰는 방법 (가정)", _blood_choices(), "none")],
+              select("blood", "유혈 표식을 쓰는 방법 (가정)", dict(tc.BLOOD_POLICIES), "none")],
         compute, title="몇 번 공격하면 전투 불능이 될까",
         x_label="공격 (막대: 전투 불능 누적, 회색은 아직 전투 가능)", legend=fight_legend(OUT))
 
