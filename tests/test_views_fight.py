@@ -139,7 +139,7 @@ def test_off_guard_is_two_less_ac():
     ("uf-duel", {"a_hp": "열둘"}, "숫자만"),
     ("uf-duel", {"a_hp": "0"}, "HP"),
     ("uf-duel", {"b_attack": "1e9"}, "숫자만"),
-    ("pf-down", {"damage": "1D"}, ""),
+    ("pf-down", {"damage": "1D6+칼"}, ""),
     ("pf-down", {"hp": "−5"}, "HP"),
     ("tc-out", {"dice": "９９"}, ""),
     ("hm-hunt", {"pcs": "2/3"}, "【무용】/무기 위력/자리"),
