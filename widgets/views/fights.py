@@ -28,6 +28,7 @@ from ..errors import RuleInputError
 from . import format as fmt
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
 from .table import Table, prob_cell
+from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
 
 _E = html.escape
@@ -228,26 +229,6 @@ def _melee_choices() -> dict[str, str]:
     return {names[0]: f"{'·'.join(names)} ({damage})" for damage, names in groups.items()}
 
 
-def _duel_armor_choices() -> dict[str, str]:
-    from .underface import _armor_choices
-    return _armor_choices()
-
-
-def _duel_db_choices() -> dict[str, str]:
-    from .underface import _db_choices
-    return _db_choices()
-
-
-DUEL_READINGS = (
-    "매 라운드 먼저 공격하는 쪽이 공격하고, 서 있으면 다른 쪽이 공격합니다 (공격 순서는 고른 대로, 가정).",
-    "공격받는 쪽은 언제나 막거나 피합니다(가정). 명중 판정은 이 장의 대항 판정 그대로입니다.",
-    "공격 쪽 스페셜 명중: 무기 피해의 최댓값 + DB 굴림. 보통 명중: 피해 굴림 + DB.",
-    "방어 점수를 피해에서 빼고, 피해는 0 아래로 내려가지 않습니다.",
-    "방어 쪽 스페셜: 상대의 다음 공격이 어려움 난이도가 됩니다(가정).",
-    "HP가 0 이하가 된 쪽이 쓰러지고 결투가 끝납니다(가정: 기절을 쓰러짐으로 봄).",
-)
-
-
 def _fighter(v: dict, side: str):
     return uf.Fighter(v[f"{side}_attack"], v[f"{side}_defence"], v[f"{side}_weapon"],
                       db=v[f"{side}_db"], armor=v[f"{side}_armor"], hp=v[f"{side}_hp"])
@@ -287,8 +268,8 @@ def duel_widget(uid: str = "uf-duel") -> LiveWidget:
             number(f"{side}_attack", f"{name}의 무기 기능 (%)", 40, 80, attack, step=20),
             number(f"{side}_defence", f"{name}의 막기·회피 기능 (%, 불이익 뺀 값)", 30, 70, defence, step=20),
             select(f"{side}_weapon", f"{name}의 무기", _melee_choices(), weapon),
-            select(f"{side}_db", f"{name}의 피해 보너스 (DB)", _duel_db_choices(), db),
-            select(f"{side}_armor", f"{name}의 방어구", _duel_armor_choices(), armor),
+            select(f"{side}_db", f"{name}의 피해 보너스 (DB)", _db_choices(), db),
+            select(f"{side}_armor", f"{name}의 방어구", _armor_choices(), armor),
             number(f"{side}_hp", f"{name}의 HP", 6, 18, hp, step=6)]
     controls.append(select("first", "먼저 공격하는 쪽", _FIRST, "a"))
     return LiveWidget(uid, controls, compute, title="이 결투, 누가 먼저 쓰러질까",
@@ -346,14 +327,6 @@ def down_widget(uid: str = "pf-down") -> LiveWidget:
         x_label="턴 (막대: 쓰러짐 누적, 회색은 아직 서 있음)", legend=fight_legend(DOWN))
 
 
-PF_READINGS = (
-    "한 턴에 고른 횟수만큼 타격하고, 다중 공격 페널티는 원문대로 −5/−10(날렵함 −4/−8)입니다.",
-    "성공 단계는 d20으로 정합니다(이 장의 성공 단계 계산 그대로).",
-    "성공: 피해 식을 굴린 값, 최소 1 (보충 규칙, 플레이어 코어). 대성공: 그 합의 두 배 (보충 규칙). 실패: 피해 없음.",
-    "HP가 0이 되면 쓰러집니다. 대상은 반격하지 않고, 회복도 하지 않습니다(가정).",
-)
-
-
 def pf_walk() -> WorkedRound:
     d = PF_DEFAULTS
     odds = pf_odds(d["bonus"], d["ac"], False, d["hp"], d["damage"], 3, False)
@@ -394,15 +367,6 @@ def out_widget(uid: str = "tc-out") -> LiveWidget:
               select("blood", "유혈 표식을 쓰는 방법 (가정)", dict(tc.BLOOD_POLICIES), "none")],
         compute, title="몇 번 공격하면 전투 불능이 될까",
         x_label="공격 (막대: 전투 불능 누적, 회색은 아직 전투 가능)", legend=fight_legend(OUT))
-
-
-TC_READINGS = (
-    "공격마다 성공 굴림을 합니다: 합 7 이상이면 명중, 12 이상이면 대성공(부상 굴림 +1 DICE).",
-    "명중하면 부상 굴림(2D6, ±DICE, 갑옷을 뺌)을 보충 규칙의 부상 판정표로 읽습니다: 1 이하 효과 없음, "
-    "2~6 경상, 7~8 다운, 9 이상 전투 불능.",
-    "다운된 대상에 대한 부상 굴림은 +1 DICE. 강인함(TOUGH)이면 첫 전투 불능 결과는 다운이 됩니다.",
-    "유혈 표식을 어떻게 쓰는지는 원문이 정하지 않아, 고른 방법대로 쓴다고 봅니다(가정).",
-)
 
 
 def tc_walk() -> WorkedRound:
@@ -470,16 +434,6 @@ def hunt_widget(uid: str = "hm-hunt") -> LiveWidget:
         x_label="단계 (막대: 쓰러뜨림 누적, 회색은 본체가 살아남음)", legend=fight_legend(HUNT))
 
 
-HM_READINGS = (
-    "난전 라운드마다 PC가 저마다 본체를 한 번 공격합니다. 위협은 빼고 계산합니다(가정: 위협이 "
-    "PC를 막거나 쓰러뜨리는 일은 셈하지 않음).",
-    "명중판정은 이 장의 판정 모델(가정) 그대로: 2D6 + 【무용】 ≥ 본체의 【방어치】.",
-    "명중하면 데미지 = 무기 위력 + 자기 패러그래프 번호 + 각성단계, 스페셜(주사위 눈 12)이면 달성치를 더합니다.",
-    "난전은 두 라운드. 추격할 PC를 고르면 【생명력】이 남았을 때 추격판정을 하고, 성공하면 한 라운드 더 "
-    "(모든 데미지 +1D6).",
-)
-
-
 def hm_walk() -> WorkedRound:
     d = HM_DEFAULTS
     odds = hm_odds(d["pcs"], d["defence"], d["life"], d["doom"], d["pursuit"])
@@ -487,22 +441,6 @@ def hm_walk() -> WorkedRound:
              f"본체를 공격하고, 【두뇌】 {d['pursuit']}인 PC가 추격합니다.")
     return WorkedRound("본체를 쓰러뜨리기까지 단계마다 따라가기", [("준비:", setup)] + walk_steps(odds, HUNT),
                        {"odds": odds})
-
-
-# --- the readings beside each widget ----------------------------------------------------------
-
-class Readings:
-    """The readings of a fight widget as a list under it (가정 marked in the text)."""
-
-    def __init__(self, title: str, items: tuple[str, ...]):
-        self.title, self.items = title, items
-
-    def _repr_html_(self) -> str:
-        lis = "".join(f"<li>{_E(i)}</li>" for i in self.items)
-        return f'<p class="readings-title"><b>{_E(self.title)}</b></p><ul class="readings">{lis}</ul>'
-
-    def __repr__(self) -> str:
-        return "\n".join([self.title] + [f"- {i}" for i in self.items])
 
 
 ALL_WIDGETS = [duel_widget, down_widget, out_widget, hunt_widget]
