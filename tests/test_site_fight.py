@@ -2,7 +2,8 @@
 a reader scrolls to the chapter's fight widget, taps (or clicks) a number box, types a value no
 page table holds and reads the exact answer the library gives, computed by the in-page engine.
 No request leaves the local server (other hosts are aborted and recorded) and no page error is
-allowed; the first answer, before any change, comes from the page's own table."""
+allowed; the first answer, before any change, comes from the page's own table, and the address
+keeps the typed value under the widget's id and the parameter's name (``uf-duel.a_hp=15``)."""
 from __future__ import annotations
 
 import pytest
@@ -63,6 +64,8 @@ def test_a_reader_types_an_off_table_value_and_reads_the_exact_answer(browser, s
         about, exact = lead_text(widget, values)
         shown = answer_text(page, uid)
         assert about in shown and exact in shown, shown
+        # the address keeps the setting by the widget's id and the parameter's name (share.js)
+        page.wait_for_function("(part) => location.hash.includes(part)", arg=f"{uid}.{control}={text}")
         assert reader.off_site == [], reader.off_site
         assert reader.errors == [], reader.stacks
     finally:

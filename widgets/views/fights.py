@@ -86,7 +86,7 @@ def lead(label: str, p: Fraction) -> str:
     """The answer's first line: the GM's number, 「약 N%」, then the exact fraction.
 
     >>> lead("A가 이길 확률", Fraction(5, 8))
-    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> (정확히 5/8)</p>'
+    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> 정확히 <span class="exact">5/8 (62.50%)</span></p>'
     """
     return (f'<p class="answer-total"><b>{_E(label)}: {_E(about(p))}</b> '
             f'정확히 <span class="exact">{_E(fmt.prob(Fraction(p)))}</span></p>')
@@ -101,7 +101,8 @@ def shown_steps(odds) -> list[int]:
     >>> odds = FightOdds(("x",), [{"x": Fraction(1, 2 ** k)} for k in range(1, 40)], Fraction(1, 2 ** 39))
     >>> shown_steps(odds)
     [1, 2, 3, 4, 5, 6]
-    >>> long = FightOdds(("x",), [{"x": Fraction(1, 10 ** 30)}, {"x": 1 - Fraction(1, 10 ** 30)}], 0)
+    >>> tiny = Fraction(1, 10 ** 30)
+    >>> long = FightOdds(("x",), [{"x": Fraction(1, 2)}, {"x": tiny}, {"x": Fraction(1, 2) - tiny}], 0)
     >>> shown_steps(long)
     [1]
     """
