@@ -218,7 +218,7 @@ def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]
 DUEL = FightLayout((("a", "A 승리", "success"), ("b", "B 승리", "failure")), "라운드")
 #: The duel's fighters in the widget: (prefix, name, attack, defence, weapon, DB, armour, HP).
 DUEL_DEFAULTS = {"a": (60, 50, "브로드 소드", "+1D4", "가죽 갑옷", 12),
-                 "b": (60, 40, "헤비 메이스", "0", "가죽 갑옷", 12)}
+                 "b": (60, 30, "헤비 메이스", "0", "가죽 갑옷", 12)}
 _FIRST = {"a": "A가 먼저 공격", "b": "B가 먼저 공격"}
 
 
