@@ -47,19 +47,31 @@ ROW_FRACTION_CHARS = 48
 @dataclass(frozen=True)
 class FightLayout:
     """How one game's fight reads: its result keys with their Korean names and bar colours, the
-    name of a step (``라운드``, ``턴``, ``공격``) or each step's own name, and the name of the rest.
+    name of a step (``라운드``, ``턴``, ``공격``), how a step is named (``{k}번째 공격``) or each
+    step's own name, how steps are counted (``번``), and the name of the rest.
 
-    >>> FightLayout((("down", "쓰러짐", "success"),), "턴").step_name(2)
-    '2턴'
+    >>> turn = FightLayout((("down", "쓰러짐", "success"),), "턴")
+    >>> turn.step_name(2), turn.unit
+    ('2턴', '턴')
+    >>> attack = FightLayout((("out", "전투 불능", "down"),), "공격", ordinal="{k}번째 공격", count="번")
+    >>> attack.step_name(2), attack.unit
+    ('2번째 공격', '번')
     """
 
     results: tuple[tuple[str, str, str], ...]
     step: str
     rest: str = "아직 끝나지 않음"
     names: tuple[str, ...] = ()
+    ordinal: str = "{k}{step}"
+    count: str = ""
 
     def step_name(self, k: int) -> str:
-        return self.names[k - 1] if self.names else f"{k}{self.step}"
+        return self.names[k - 1] if self.names else self.ordinal.format(k=k, step=self.step)
+
+    @property
+    def unit(self) -> str:
+        """The word after a number of steps (a mean length: 「약 2.5번」)."""
+        return self.count or self.step
 
     def label(self, key: str) -> str:
         return next(label for k, label, _ in self.results if k == key)
@@ -160,10 +172,22 @@ def mean_line(odds, layout: FightLayout, what: str = "싸움이 끝나기까지"
     nothing is left)."""
     mean = odds.mean_steps()
     if mean is None:
-        return f"<p>{_E(layout.rest)}: 계산한 {odds.steps}{_E(layout.step)} 안에 끝나지 않습니다.</p>"
+        return f"<p>{_E(layout.rest)}: 계산한 {odds.steps}{_E(layout.unit)} 안에 끝나지 않습니다.</p>"
     rest = ("" if odds.rest == 0 or odds.fixed_end
             else " (아직 끝나지 않은 나머지는 빼고)")
-    return f"<p>{_E(what)} 평균 <b>약 {_E(f'{float(mean):.2f}')}{_E(layout.step)}</b>{_E(rest)}</p>"
+    return f"<p>{_E(what)} 평균 <b>약 {_E(f'{float(mean):.2f}')}{_E(layout.unit)}</b>{_E(rest)}</p>"
+
+
+def lead_within(odds, key: str, steps: int, label: str) -> str:
+    """The GM's number of a fight with no fixed end: the chance of ``key`` within ``steps`` steps
+    (``label`` names it, ``{by}`` the steps: fewer when the fight is certainly over sooner).
+
+    >>> from widgets.fight import FightOdds
+    >>> lead_within(FightOdds(("down",), [{"down": Fraction(1, 2)}], Fraction(1, 2)), "down", 3, "{by}턴 안에")
+    '<p class="answer-total"><b>1턴 안에: 약 50%</b> 정확히 <span class="exact">1/2 (50.00%)</span></p>'
+    """
+    by = min(steps, odds.steps)
+    return lead(label.format(by=by), odds.chance(key, by=by))
 
 
 def fight_shown(odds, layout: FightLayout, first: str, more: str = "",
@@ -309,8 +333,7 @@ def down_widget(uid: str = "pf-down") -> LiveWidget:
     (``pf2e.strikes_to_down``)."""
     def compute(bonus, ac, off_guard, hp, damage, strikes, agile):
         odds = pf_odds(bonus, ac, off_guard, hp, damage, strikes, agile)
-        by = min(PF_TURNS, odds.steps)
-        first = lead(f"{by}턴 안에 쓰러뜨릴 확률", odds.chance("down", by=by))
+        first = lead_within(odds, "down", PF_TURNS, "{by}턴 안에 쓰러뜨릴 확률")
         ac_text = (f"AC {ac} − 무방비 {-pf2e.OFF_GUARD_PENALTY} = {ac + pf2e.OFF_GUARD_PENALTY} (보충 규칙)"
                    if off_guard else f"AC {ac}")
         more = (f"<p>명중 보너스 {_E(fmt.signed(bonus))}, {_E(ac_text)}, HP {hp}, 피해 {_E(damage)}, "
@@ -339,7 +362,8 @@ def pf_walk() -> WorkedRound:
 
 # --- Trench Crusade: attacks to take a model out of action -------------------------------------
 
-OUT = FightLayout((("out", "전투 불능", "down"),), "번째 공격", rest="아직 전투 가능")
+OUT = FightLayout((("out", "전투 불능", "down"),), "공격", rest="아직 전투 가능", ordinal="{k}번째 공격",
+                  count="번")
 #: The GM's number: the chance the model is out within this many attacks.
 TC_ATTACKS = 3
 TC_DEFAULTS = dict(dice=0, modifier=0, injury_dice=0, armour=1)
@@ -352,8 +376,7 @@ def out_widget(uid: str = "tc-out") -> LiveWidget:
     def compute(dice, modifier, injury_dice, armour, tough, blood):
         odds = tc.attacks_to_out(dice=dice, modifier=modifier, injury_dice=injury_dice,
                                  armour=armour, tough=tough, blood=blood)
-        by = min(TC_ATTACKS, odds.steps)
-        first = lead(f"공격 {by}번 안에 전투 불능이 될 확률", odds.chance("out", by=by))
+        first = lead_within(odds, "out", TC_ATTACKS, "공격 {by}번 안에 전투 불능이 될 확률")
         half = next((k for k, p in enumerate(odds.cumulative("out"), 1) if p >= Fraction(1, 2)), None)
         more = (f"<p>절반 넘게 전투 불능이 되는 것은 공격 <b>{half}번</b>째까지입니다.</p>"
                 if half else "")
