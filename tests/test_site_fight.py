@@ -52,8 +52,7 @@ def test_a_reader_types_an_off_table_value_and_reads_the_exact_answer(browser, s
         page.wait_for_function("(uid) => LiveBook.values(uid) !== null", arg=uid, timeout=60_000)
         # the first answer, from the page's table: the defaults' lead
         about, exact = lead_text(widget, widget.defaults())
-        page.wait_for_function("(uid) => document.querySelector(`[data-live='${uid}'] .live-out`)",
-                               arg=uid)
+        reader.settle(uid)
         first = answer_text(page, uid)
         assert about in first and exact in first, first
         assert page.evaluate("() => LiveBook.engineState()") == "off"
