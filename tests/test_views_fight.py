@@ -132,7 +132,7 @@ def test_off_guard_is_two_less_ac():
     on = widget.entry(widget.shown(**{**widget.defaults(), "off_guard": True}))["h"]
     plain = pf2e.strikes_to_down(10, 16, 30, "1D8+4")
     assert html.escape(fmt.prob(plain.chance("down", by=3))) in on
-    assert "AC 18 − 무방비 2 = 16" in on
+    assert "무방비: AC 18 − 2 = 16으로 계산" in on
 
 
 @pytest.mark.parametrize("uid,raw,words", [

@@ -27,7 +27,7 @@ from .. import underface as uf
 from ..errors import RuleInputError
 from . import format as fmt
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
-from .table import Table, prob_cell
+from .table import Cell, Table
 from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
 
@@ -37,7 +37,7 @@ _E = html.escape
 #: this many, and only while the row's exact fractions stay short (an exact chance of a whole
 #: fight grows by a few digits a step). Where the fight stands after the last listed step is
 #: then given in percent; the library's ``FightOdds`` holds every exact value.
-TABLE_STEPS = 6
+TABLE_STEPS = 5
 #: Most characters of one exact fraction in a row of the table (numerator, "/", denominator).
 ROW_FRACTION_CHARS = 48
 
@@ -95,13 +95,14 @@ def about(p: Fraction) -> str:
 
 
 def lead(label: str, p: Fraction) -> str:
-    """The answer's first line: the GM's number, 「약 N%」, then the exact fraction.
+    """The answer's first line: the GM's number, 「약 N%」, then the exact value
+    (:func:`exact_text`: the fraction while it is short).
 
     >>> lead("A가 이길 확률", Fraction(5, 8))
-    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> 정확히 <span class="exact">5/8 (62.50%)</span></p>'
+    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> — <span class="exact">5/8 (62.50%)</span></p>'
     """
-    return (f'<p class="answer-total"><b>{_E(label)}: {_E(about(p))}</b> '
-            f'정확히 <span class="exact">{_E(fmt.prob(Fraction(p)))}</span></p>')
+    return (f'<p class="answer-total"><b>{_E(label)}: {_E(about(p))}</b> — '
+            f'<span class="exact">{_E(exact_text(p))}</span></p>')
 
 
 def shown_steps(odds) -> list[int]:
@@ -133,10 +134,16 @@ def fight_table(odds, layout: FightLayout) -> Table:
     rows = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
     for k in shown_steps(odds):
-        rows.append([layout.step_name(k), *[prob_cell(cums[key][k - 1]) for key, _, _ in layout.results],
-                     prob_cell(1 - odds.ended(by=k))])
+        rows.append([layout.step_name(k), *[_exact_cell(cums[key][k - 1]) for key, _, _ in layout.results],
+                     _exact_cell(1 - odds.ended(by=k))])
     return Table([layout.step, *[f"{label} (누적)" for _, label, _ in layout.results], layout.rest],
-                 rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)")
+                 rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)", kind="odds fight", phone="table")
+
+
+def _exact_cell(p: Fraction) -> Cell:
+    """An exact chance written as its bar's label is (``5/12 (41.67%)``), so the page stores the
+    two once (``static_page.pack``); a long one wraps (``table.fight`` in the widget's stylesheet)."""
+    return Cell(fmt.prob(p), markup=_E(fmt.prob(p)), number=True)
 
 
 def totals_line(odds, layout: FightLayout) -> str:
@@ -244,6 +251,9 @@ DUEL = FightLayout((("a", "A 승리", "success"), ("b", "B 승리", "failure")),
 DUEL_DEFAULTS = {"a": (60, 50, "브로드 소드", "+1D4", "가죽 갑옷", 12),
                  "b": (60, 30, "헤비 메이스", "0", "가죽 갑옷", 12)}
 _FIRST = {"a": "A가 먼저 공격", "b": "B가 먼저 공격"}
+#: The DB menu of the duel (as the HP widget's: a few values; each menu value is a first answer
+#: the page ships).
+DUEL_DB = ("0", "+1D4", "+1D6")
 
 
 def _melee_choices() -> dict[str, str]:
@@ -293,7 +303,7 @@ def duel_widget(uid: str = "uf-duel") -> LiveWidget:
             number(f"{side}_attack", f"{name}의 무기 기능 (%)", 40, 80, attack, step=20),
             number(f"{side}_defence", f"{name}의 막기·회피 기능 (%, 불이익 뺀 값)", 30, 70, defence, step=20),
             select(f"{side}_weapon", f"{name}의 무기", _melee_choices(), weapon),
-            select(f"{side}_db", f"{name}의 피해 보너스 (DB)", _db_choices(), db),
+            select(f"{side}_db", f"{name}의 피해 보너스 (DB)", _db_choices(DUEL_DB), db),
             select(f"{side}_armor", f"{name}의 방어구", _armor_choices(), armor),
             number(f"{side}_hp", f"{name}의 HP", 6, 18, hp, step=6)]
     controls.append(select("first", "먼저 공격하는 쪽", _FIRST, "a"))
@@ -334,10 +344,9 @@ def down_widget(uid: str = "pf-down") -> LiveWidget:
     def compute(bonus, ac, off_guard, hp, damage, strikes, agile):
         odds = pf_odds(bonus, ac, off_guard, hp, damage, strikes, agile)
         first = lead_within(odds, "down", PF_TURNS, "{by}턴 안에 쓰러뜨릴 확률")
-        ac_text = (f"AC {ac} − 무방비 {-pf2e.OFF_GUARD_PENALTY} = {ac + pf2e.OFF_GUARD_PENALTY} (보충 규칙)"
-                   if off_guard else f"AC {ac}")
-        more = (f"<p>명중 보너스 {_E(fmt.signed(bonus))}, {_E(ac_text)}, HP {hp}, 피해 {_E(damage)}, "
-                f"한 턴에 타격 {strikes}번{' (날렵함)' if agile else ''}</p>")
+        used = fmt.josa(ac + pf2e.OFF_GUARD_PENALTY, "으로/로")
+        more = (f"<p>무방비: AC {ac} − {-pf2e.OFF_GUARD_PENALTY} = {used} 계산 (보충 규칙)</p>"
+                if off_guard else "")
         return fight_shown(odds, DOWN, first, more, "쓰러뜨리기까지")
     return LiveWidget(
         uid, [number("bonus", "명중 보너스 (다중 공격 페널티 전)", 6, 22, PF_DEFAULTS["bonus"], step=4),
