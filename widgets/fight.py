@@ -242,8 +242,8 @@ class FightOdds:
 
 class Chain:
     """One step of a fight as an absorbing chain: ``rows`` maps each live state to
-    ``{next state or result key: probability}`` (exact: ``Fraction`` or whole numbers, each row
-    summing to 1); ``keys`` are the result keys (absorbing). States are any hashable values
+    ``{next state or result key: probability}``, exact: ``Fraction`` values summing to 1, or
+    whole-number weights (``int``), read relative to their row's total; ``keys`` are the result keys (absorbing). States are any hashable values
     other than the result keys; the order of ``rows`` is the chain's state order.
 
     Rows become integer weights over one common denominator (:attr:`denominator`), so a step
@@ -266,22 +266,30 @@ class Chain:
         if any(state in keys for state in states):
             raise ValueError("a state may not be named like a result key")
         key_index = {key: i for i, key in enumerate(keys)}
-        fractions = []
+        weighted = []                  # per row: (whole-number weights, their total)
         for state in states:
-            row = {target: Fraction(p) for target, p in rows[state].items()}
-            if any(p < 0 for p in row.values()) or sum(row.values()) != 1:
-                raise ValueError(f"the row of state {state!r} must be probabilities summing to 1")
+            row = dict(rows[state])
             unknown = [t for t in row if t not in index and t not in key_index]
             if unknown:
                 raise ValueError(f"state {state!r} moves to {unknown[0]!r}, neither a state nor a result")
-            fractions.append(row)
-        denominator = math.lcm(*(p.denominator for row in fractions for p in row.values()))
+            if all(type(w) is int for w in row.values()):   # whole-number weights: relative
+                total = sum(row.values())
+                good = total > 0 and all(w >= 0 for w in row.values())
+            else:
+                fractions = {t: Fraction(p) for t, p in row.items()}
+                total = math.lcm(*(p.denominator for p in fractions.values()))
+                row = {t: p.numerator * (total // p.denominator) for t, p in fractions.items()}
+                good = all(w >= 0 for w in row.values()) and sum(row.values()) == total
+            if not good:
+                raise ValueError(f"the row of state {state!r} must be probabilities summing to 1, "
+                                 "or whole-number weights")
+            weighted.append((row, total))
+        denominator = math.lcm(*(total for _, total in weighted))
         moves, ends = [], []
-        for row in fractions:
-            moves.append(tuple((index[t], p.numerator * (denominator // p.denominator))
-                               for t, p in row.items() if p and t in index))
-            ends.append(tuple((key_index[t], p.numerator * (denominator // p.denominator))
-                              for t, p in row.items() if p and t in key_index))
+        for row, total in weighted:
+            scale = denominator // total
+            moves.append(tuple((index[t], w * scale) for t, w in row.items() if w and t in index))
+            ends.append(tuple((key_index[t], w * scale) for t, w in row.items() if w and t in key_index))
         self.states, self.keys, self.denominator = states, keys, denominator
         self.work = sum(len(m) + len(e) for m, e in zip(moves, ends))
         self._moves, self._ends, self._index = tuple(moves), tuple(ends), index
