@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
 
 from . import limits
+from .dice import power_reader
 from .errors import RuleInputError, require_int, shown
 
 
@@ -42,7 +43,9 @@ class FightOdds:
     fight with a fixed end, ``fixed_end`` is true and ``rest`` is the chance that it ended
     with no listed result). ``details`` (optional) lists, per step, the chances of sub-results:
     each detail key names part of one result key (``detail_of``), e.g. "the loser fell to the
-    death threshold". The listed chances and ``rest`` sum to exactly 1 (checked here).
+    death threshold". The listed chances and ``rest`` sum to exactly 1 (checked here). Inside,
+    every chance is a whole number over one common denominator, so sums and means are integer
+    sums and each :class:`~fractions.Fraction` is made once, when read.
 
     >>> odds = FightOdds(("win",), [{"win": Fraction(1, 2)}, {"win": Fraction(1, 4)}], Fraction(1, 4))
     >>> odds.steps, odds.chance("win"), odds.chance("win", by=1), odds.cumulative("win")
@@ -51,31 +54,60 @@ class FightOdds:
     Fraction(4, 3)
     """
 
-    __slots__ = ("_keys", "_ends", "_rest", "_fixed", "_details", "_detail_of")
+    __slots__ = ("_keys", "_detail_of", "_fixed", "_bases", "_num", "_rest", "_read", "_cache")
 
     def __init__(self, keys: Sequence[str], ends: Sequence[Mapping[str, Fraction]], rest: Fraction,
                  *, fixed_end: bool = False, details: "Sequence[Mapping[str, Fraction]] | None" = None,
                  detail_of: "Mapping[str, str] | None" = None):
-        keys = tuple(keys)
-        ends = [{key: Fraction(end[key]) for key in keys} for end in ends]
-        detail_of = dict(detail_of or {})
-        details = [{key: Fraction(d[key]) for key in detail_of} for d in details] \
-            if details is not None else [dict.fromkeys(detail_of, Fraction(0)) for _ in ends]
+        keys, detail_of = tuple(keys), dict(detail_of or {})
+        details = [dict(d) for d in details] if details is not None else [{} for _ in ends]
+        if len(details) != len(ends):
+            raise ValueError("FightOdds needs one dict of details per step")
+        series = {key: [Fraction(end[key]) for end in ends] for key in keys}
+        series.update({key: [Fraction(d.get(key, 0)) for d in details] for key in detail_of})
         rest = Fraction(rest)
-        if not keys or len(details) != len(ends) or any(k not in keys for k in detail_of.values()):
-            raise ValueError("FightOdds needs result keys, and details that name them, step by step")
-        probabilities = [p for end in ends for p in end.values()] + [rest]
-        if any(not 0 <= p <= 1 for p in probabilities) or sum(probabilities) != 1:
+        den = math.lcm(rest.denominator, *(p.denominator for ps in series.values() for p in ps))
+        bases = [den] + [1] * (len(ends) - 1) if ends else []
+        self._set(keys, detail_of, fixed_end, bases,
+                  {key: [p.numerator * (den // p.denominator) for p in ps] for key, ps in series.items()},
+                  rest.numerator * (den // rest.denominator) if ends else rest)
+
+    @classmethod
+    def _weights(cls, keys: tuple[str, ...], detail_of: Mapping[str, str], fixed_end: bool,
+                 bases: Sequence[int], numerators: Mapping[str, list[int]], rest: int) -> "FightOdds":
+        """From whole numbers (what :func:`walk` and :func:`race` make): those of step ``k`` over
+        ``bases[0] × … × bases[k - 1]``, ``rest`` over the product of all ``bases``."""
+        out = object.__new__(cls)
+        out._set(keys, dict(detail_of), fixed_end, list(bases), dict(numerators), rest)
+        return out
+
+    def _set(self, keys, detail_of, fixed_end, bases, numerators, rest) -> None:
+        if (not keys or len(set(keys)) != len(keys) or set(numerators) != {*keys, *detail_of}
+                or any(len(ns) != len(bases) for ns in numerators.values())
+                or any(main not in keys for main in detail_of.values())
+                or any(not isinstance(b, int) or b < 1 for b in bases)):
+            raise ValueError("FightOdds needs distinct result keys, and per step one chance of "
+                             "each result and each detail of a result")
+        total = 0
+        for k, base in enumerate(bases):
+            total = total * base + sum(numerators[key][k] for key in keys)
+        if rest < 0 or any(n < 0 for ns in numerators.values() for n in ns) \
+                or total + rest != math.prod(bases):
             raise ValueError("the listed chances and the rest must sum to exactly 1")
-        for end, part in zip(ends, details):
-            if any(not 0 <= p <= end[detail_of[key]] for key, p in part.items()):
-                raise ValueError("a detail is part of its result, never more")
-        object.__setattr__(self, "_keys", keys)
-        object.__setattr__(self, "_ends", ends)
-        object.__setattr__(self, "_rest", rest)
-        object.__setattr__(self, "_fixed", bool(fixed_end))
-        object.__setattr__(self, "_details", details)
-        object.__setattr__(self, "_detail_of", detail_of)
+        if any(part > whole for key, main in detail_of.items()
+               for part, whole in zip(numerators[key], numerators[main])):
+            raise ValueError("a detail is part of its result, never more")
+        if bases and all(base == bases[0] for base in bases):   # never factor base ** k
+            read = power_reader(bases[0])
+        else:                                                   # a short list, or made by hand
+            dens = [1]
+            for base in bases:
+                dens.append(dens[-1] * base)
+            read = lambda n, k: Fraction(n, dens[k])   # noqa: E731
+        for name, value in (("_keys", keys), ("_detail_of", detail_of), ("_fixed", bool(fixed_end)),
+                            ("_bases", tuple(bases)), ("_num", numerators), ("_rest", rest),
+                            ("_read", read), ("_cache", {})):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name, value):
         raise AttributeError("FightOdds is immutable")
@@ -85,15 +117,22 @@ class FightOdds:
         """The result keys, in the game's order."""
         return self._keys
 
+    def _table(self, names: Sequence[str]) -> list[dict[str, Fraction]]:
+        key = tuple(names)
+        if key not in self._cache:
+            self._cache[key] = [{name: self._read(self._num[name][k], k + 1) for name in names}
+                                for k in range(self.steps)]
+        return [dict(row) for row in self._cache[key]]
+
     @property
     def ends(self) -> list[dict[str, Fraction]]:
         """One dict per step: result key → chance that the fight ended at that step with it."""
-        return [dict(end) for end in self._ends]
+        return self._table(self._keys)
 
     @property
     def details(self) -> list[dict[str, Fraction]]:
         """One dict per step: detail key → chance of that sub-result at that step."""
-        return [dict(d) for d in self._details]
+        return self._table(tuple(self._detail_of))
 
     @property
     def detail_of(self) -> dict[str, str]:
@@ -103,7 +142,7 @@ class FightOdds:
     @property
     def rest(self) -> Fraction:
         """Chance that the fight has not ended (with a listed result) after the last step."""
-        return self._rest
+        return self._read(self._rest, self.steps)
 
     @property
     def fixed_end(self) -> bool:
@@ -113,14 +152,12 @@ class FightOdds:
     @property
     def steps(self) -> int:
         """Number of listed steps."""
-        return len(self._ends)
+        return len(self._bases)
 
-    def _series(self, key: str) -> list[Fraction]:
-        if isinstance(key, str) and key in self._keys:
-            return [end[key] for end in self._ends]
-        if isinstance(key, str) and key in self._detail_of:
-            return [d[key] for d in self._details]
-        names = ", ".join(repr(k) for k in (*self._keys, *self._detail_of))
+    def _series(self, key: str) -> list[int]:
+        if isinstance(key, str) and key in self._num:
+            return self._num[key]
+        names = ", ".join(repr(k) for k in self._num)
         raise RuleInputError(f"key must be one of {names}, got {shown(key)}",
                              f"결과는 {names} 가운데 하나여야 합니다 (입력값: {shown(key)}).")
 
@@ -139,7 +176,8 @@ class FightOdds:
         >>> FightOdds(("down",), [{"down": Fraction(1, 3)}], Fraction(2, 3)).chance("down", by=0)
         Fraction(0, 1)
         """
-        return sum(self._series(key)[:self._by(by)], Fraction(0))
+        steps = self._by(by)
+        return self._read(self._sum(self._series(key), steps), steps)
 
     def ended(self, by: "int | None" = None) -> Fraction:
         """Chance that the fight ended with any result by step ``by``.
@@ -147,7 +185,8 @@ class FightOdds:
         >>> FightOdds(("a", "b"), [{"a": Fraction(1, 3), "b": Fraction(1, 3)}], Fraction(1, 3)).ended()
         Fraction(2, 3)
         """
-        return sum((sum(end.values(), Fraction(0)) for end in self._ends[:self._by(by)]), Fraction(0))
+        steps = self._by(by)
+        return self._read(sum(self._sum(self._num[key], steps) for key in self._keys), steps)
 
     def cumulative(self, key: str) -> list[Fraction]:
         """Chance of ``key`` by step 1, 2, … (one number per listed step), for a table or a plot.
@@ -155,10 +194,10 @@ class FightOdds:
         >>> FightOdds(("x",), [{"x": Fraction(1, 2)}, {"x": Fraction(1, 4)}], Fraction(1, 4)).cumulative("x")
         [Fraction(1, 2), Fraction(3, 4)]
         """
-        out, total = [], Fraction(0)
-        for p in self._series(key):
-            total += p
-            out.append(total)
+        out, total = [], 0
+        for k, (n, base) in enumerate(zip(self._series(key), self._bases), start=1):
+            total = total * base + n
+            out.append(self._read(total, k))
         return out
 
     def mean_steps(self, key: "str | None" = None) -> "Fraction | None":
@@ -171,31 +210,40 @@ class FightOdds:
         Fraction(3, 2)
         """
         if key is None:
-            series = [sum(end.values(), Fraction(0)) for end in self._ends]
+            series = [sum(ns) for ns in zip(*(self._num[k] for k in self._keys))]
         else:
             series = self._series(key)
-        total = sum(series, Fraction(0))
+        total = self._sum(series, self.steps)
         if not total:
             return None
-        return sum((k * p for k, p in enumerate(series, start=1)), Fraction(0)) / total
+        return Fraction(self._sum([k * n for k, n in enumerate(series, start=1)], self.steps), total)
+
+    def _sum(self, series: Sequence[int], steps: int) -> int:
+        """The sum of the first ``steps`` chances of ``series``, over the denominator of step
+        ``steps``."""
+        total = 0
+        for n, base in zip(series[:steps], self._bases):
+            total = total * base + n
+        return total
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FightOdds):
             return NotImplemented
-        return (self._keys, self._ends, self._rest, self._fixed, self._details, self._detail_of) == \
-            (other._keys, other._ends, other._rest, other._fixed, other._details, other._detail_of)
+        return (self._keys, self._detail_of, self._fixed, self.steps) == \
+            (other._keys, other._detail_of, other._fixed, other.steps) and \
+            self.rest == other.rest and self._table(sorted(self._num)) == other._table(sorted(other._num))
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"FightOdds(keys={self._keys}, steps={self.steps}, rest={self._rest}"
+        return (f"FightOdds(keys={self._keys}, steps={self.steps}, rest={self.rest}"
                 + (", fixed_end=True" if self._fixed else "") + ")")
 
 
 class Chain:
     """One step of a fight as an absorbing chain: ``rows`` maps each live state to
-    ``{next state or result key: probability}`` (exact: ``Fraction`` or whole numbers, each row
-    summing to 1); ``keys`` are the result keys (absorbing). States are any hashable values
+    ``{next state or result key: probability}``, exact: ``Fraction`` values summing to 1, or
+    whole-number weights (``int``), read relative to their row's total; ``keys`` are the result keys (absorbing). States are any hashable values
     other than the result keys; the order of ``rows`` is the chain's state order.
 
     Rows become integer weights over one common denominator (:attr:`denominator`), so a step
@@ -218,22 +266,30 @@ class Chain:
         if any(state in keys for state in states):
             raise ValueError("a state may not be named like a result key")
         key_index = {key: i for i, key in enumerate(keys)}
-        fractions = []
+        weighted = []                  # per row: (whole-number weights, their total)
         for state in states:
-            row = {target: Fraction(p) for target, p in rows[state].items()}
-            if any(p < 0 for p in row.values()) or sum(row.values()) != 1:
-                raise ValueError(f"the row of state {state!r} must be probabilities summing to 1")
+            row = dict(rows[state])
             unknown = [t for t in row if t not in index and t not in key_index]
             if unknown:
                 raise ValueError(f"state {state!r} moves to {unknown[0]!r}, neither a state nor a result")
-            fractions.append(row)
-        denominator = math.lcm(*(p.denominator for row in fractions for p in row.values()))
+            if all(type(w) is int for w in row.values()):   # whole-number weights: relative
+                total = sum(row.values())
+                good = total > 0 and all(w >= 0 for w in row.values())
+            else:
+                fractions = {t: Fraction(p) for t, p in row.items()}
+                total = math.lcm(*(p.denominator for p in fractions.values()))
+                row = {t: p.numerator * (total // p.denominator) for t, p in fractions.items()}
+                good = all(w >= 0 for w in row.values()) and sum(row.values()) == total
+            if not good:
+                raise ValueError(f"the row of state {state!r} must be probabilities summing to 1, "
+                                 "or whole-number weights")
+            weighted.append((row, total))
+        denominator = math.lcm(*(total for _, total in weighted))
         moves, ends = [], []
-        for row in fractions:
-            moves.append(tuple((index[t], p.numerator * (denominator // p.denominator))
-                               for t, p in row.items() if p and t in index))
-            ends.append(tuple((key_index[t], p.numerator * (denominator // p.denominator))
-                              for t, p in row.items() if p and t in key_index))
+        for row, total in weighted:
+            scale = denominator // total
+            moves.append(tuple((index[t], w * scale) for t, w in row.items() if w and t in index))
+            ends.append(tuple((key_index[t], w * scale) for t, w in row.items() if w and t in key_index))
         self.states, self.keys, self.denominator = states, keys, denominator
         self.work = sum(len(m) + len(e) for m, e in zip(moves, ends))
         self._moves, self._ends, self._index = tuple(moves), tuple(ends), index
@@ -273,25 +329,12 @@ class Chain:
         return live, ended
 
 
-def _folded(ended: Sequence[Fraction], keys: Sequence[str], main: tuple[str, ...],
-            detail_of: Mapping[str, str], main_of: Mapping[str, str]
-            ) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
-    """A chain's per-key chances as the result keys and their details."""
-    end = dict.fromkeys(main, Fraction(0))
-    part = dict.fromkeys(detail_of, Fraction(0))
-    for key, p in zip(keys, ended):
-        end[main_of.get(key, key)] += p
-        if key in detail_of:
-            part[key] += p
-    return end, part
-
-
 def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
          detail_of: "Mapping[str, str] | None" = None, min_steps: int = 1) -> FightOdds:
     """Step ``chain`` from ``start``: until ``rest`` is at most one in a million (one chain;
     refused at once with :class:`RuleInputError` when :func:`length` finds no end within the
-    limits), or once per chain of a list (a fight with a fixed end; all
-    chains share one state order). ``detail_of`` maps result keys of the chain that are parts
+    limits), or once per chain of a list (a fight with a fixed end; all chains share one state
+    order). ``detail_of`` maps result keys of the chain that are parts
     of another result (a sub-result) to that result: they are added into it in ``ends`` and
     listed alone in ``details``. ``min_steps``: list at least that many steps of an
     open-ended fight (a game whose question is "by step 3" asks for 3).
@@ -310,27 +353,32 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
         raise ValueError("walk needs a Chain, or a list of chains over the same states and results")
     keys = chains[0].keys
     detail_of = dict(detail_of or {})
+    if any(d not in keys or m not in keys or m in detail_of for d, m in detail_of.items()):
+        raise ValueError("details must be result keys of the chain, each part of another")
     main = tuple(k for k in keys if k not in detail_of)
     min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
     max_steps = len(chains) if fixed else max(min_steps, _planned([(chains[0], start)]))
     weights, denominator = chains[0].start(start), 1
-    ends, details = [], []
-    rest = Fraction(1)
+    per_step, bases = [], []
     for number in range(max_steps):
         current = chains[number] if fixed else chains[0]
         weights, ended = current.step(weights)
         denominator *= current.denominator
-        end, part = _folded([Fraction(w, denominator) for w in ended], keys, main, detail_of, detail_of)
-        ends.append(end)
-        details.append(part)
+        bases.append(current.denominator)
+        row = dict.fromkeys(main, 0)
+        for key, w in zip(keys, ended):
+            row[detail_of.get(key, key)] += w
+        row.update({d: ended[keys.index(d)] for d in detail_of})
+        per_step.append(row)
         live = sum(weights)
-        rest = Fraction(live, denominator)
         if not fixed and number + 1 >= min_steps and live * limits.OPEN_REST_DENOMINATOR <= denominator:
             break
     else:
         if not fixed:
             raise _too_long(max_steps)
-    return FightOdds(main, ends, rest, fixed_end=fixed, details=details, detail_of=detail_of)
+    return FightOdds._weights(main, detail_of, fixed, bases,
+                              {name: [row[name] for row in per_step] for name in (*main, *detail_of)},
+                              sum(weights))
 
 
 def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hashable, *,
@@ -357,44 +405,39 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
     if not (isinstance(keys, tuple) and len(keys) == 2 and all(isinstance(k, str) for k in keys)
             and keys[0] != keys[1]):
         raise ValueError("race needs two result keys")
-    min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
-    max_steps = max(min_steps, _planned([(first, first_start), (second, second_start)]))
     first_details, second_details = dict(first_details or {}), dict(second_details or {})
     detail_of = {**{d: keys[0] for d in first_details.values()},
                  **{d: keys[1] for d in second_details.values()}}
-    if len(detail_of) != len(first_details) + len(second_details) or set(detail_of) & set(keys):
-        raise ValueError("details need names of their own")
-    sides = []
-    for chain, start in ((first, first_start), (second, second_start)):
-        sides.append([chain, chain.start(start), 1])
-    alive = [Fraction(1), Fraction(1)]   # chance that each side's chain has not ended yet
-    ends, details = [], []
+    if len(detail_of) != len(first_details) + len(second_details) or set(detail_of) & set(keys) \
+            or not set(first_details) <= set(first.keys) or not set(second_details) <= set(second.keys):
+        raise ValueError("details need names of their own, for result keys of their chain")
+    min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
+    max_steps = max(min_steps, _planned([(first, first_start), (second, second_start)]))
+    d1, d2 = first.denominator, second.denominator
+    w1, w2 = first.start(first_start), second.start(second_start)
+    live1 = live2 = denominator = 1
+    per_step = []
     for number in range(max_steps):
-        ended_now = []
-        for side in sides:
-            chain, weights, denominator = side
-            weights, ended = chain.step(weights)
-            denominator *= chain.denominator
-            ended_now.append([Fraction(w, denominator) for w in ended])
-            side[1], side[2] = weights, denominator
-        before = list(alive)
-        alive = [Fraction(sum(side[1]), side[2]) for side in sides]
-        end = {keys[0]: sum(ended_now[0], Fraction(0)) * before[1],
-               keys[1]: sum(ended_now[1], Fraction(0)) * alive[0]}
-        part = {}
-        for (chain, _, _), chances, names, other in ((sides[0], ended_now[0], first_details, before[1]),
-                                                     (sides[1], ended_now[1], second_details, alive[0])):
-            for key, p in zip(chain.keys, chances):
+        w1, ended1 = first.step(w1)
+        w2, ended2 = second.step(w2)
+        before2 = live2 * d2            # second's live weight before this step, over d2 ** (t)
+        live1, live2 = sum(w1), sum(w2)
+        denominator *= d1 * d2
+        row = {keys[0]: sum(ended1) * before2, keys[1]: sum(ended2) * live1}
+        for chain_keys, ended, names, other in ((first.keys, ended1, first_details, before2),
+                                                (second.keys, ended2, second_details, live1)):
+            for key, w in zip(chain_keys, ended):
                 if key in names:
-                    part[names[key]] = part.get(names[key], Fraction(0)) + p * other
-        ends.append(end)
-        details.append({d: part.get(d, Fraction(0)) for d in detail_of})
-        rest = alive[0] * alive[1]
-        if number + 1 >= min_steps and rest * limits.OPEN_REST_DENOMINATOR <= 1:
+                    row[names[key]] = row.get(names[key], 0) + w * other
+        row.update({d: row.get(d, 0) for d in detail_of})
+        per_step.append(row)
+        if number + 1 >= min_steps and live1 * live2 * limits.OPEN_REST_DENOMINATOR <= denominator:
             break
     else:
         raise _too_long(max_steps)
-    return FightOdds(keys, ends, rest, details=details, detail_of=detail_of)
+    return FightOdds._weights(keys, detail_of, False, [d1 * d2] * len(per_step),
+                              {name: [row[name] for row in per_step] for name in (*keys, *detail_of)},
+                              live1 * live2)
 
 
 def _planned(sides: "Sequence[tuple[Chain, Hashable]]") -> int:
@@ -402,7 +445,8 @@ def _planned(sides: "Sequence[tuple[Chain, Hashable]]") -> int:
     at once past the limits."""
     steps = length(sides)
     limits.check_fight(steps, sum(chain.work for chain, _ in sides),
-                       sum(chain.denominator.bit_length() for chain, _ in sides))
+                       sum(chain.denominator.bit_length() for chain, _ in sides),
+                       sum(len(chain.keys) for chain, _ in sides) + len(sides) - 1)
     return steps + 1   # type: ignore[operator]   # check_fight refused None
 
 

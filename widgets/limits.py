@@ -93,10 +93,11 @@ MAX_FIGHT_STEPS = 2_000
 #: Most moves (states × outcomes, step after step) of that float plan: about 40 ms, so that a
 #: fight too long to list is refused at once.
 MAX_FIGHT_PLAN = 1_000_000
-#: Most work of one whole fight: steps × the chain's moves (states × outcomes) × the bits its
-#: weights grow to (steps × bits of one step's denominator, at least 64), over 64. The heaviest
-#: accepted fight answers within about 0.2 s natively.
-MAX_FIGHT_WORK = 25_000_000
+#: Most work of one whole fight: steps × the bits its weights grow to (steps × bits of one
+#: step's denominator, at least 64) × (the chain's moves, states × outcomes, + 128 per result
+#: read back as exact fractions), over 64. The heaviest accepted fight answers, and is read in
+#: full, within about 0.15 s natively.
+MAX_FIGHT_WORK = 30_000_000
 #: Most D66 rolls added up in one term (``50D66``): each is two dice read as tens and units.
 MAX_D66_DICE = 50
 #: Most repetitions of one command (``x5 2D6``) and items of one choice (``choice[A,B,C]``): BCDice's
@@ -292,19 +293,20 @@ def refuse_pool(count: int) -> None:
                          "모든 답이 1초 안에 나오도록 정한 한도입니다.")
 
 
-def fight_work(steps: int, moves: int, step_bits: int) -> int:
+def fight_work(steps: int, moves: int, step_bits: int, results: int = 1) -> int:
     """The cost measure of a fight of ``steps`` steps over a chain of ``moves`` moves whose one
-    step multiplies the denominator by a number of ``step_bits`` bits (see :data:`MAX_FIGHT_WORK`).
+    step multiplies the denominator by a number of ``step_bits`` bits, with ``results`` series of
+    chances to read (see :data:`MAX_FIGHT_WORK`).
 
-    >>> fight_work(10, 100, 20), fight_work(100, 100, 20)
-    (3125, 312500)
+    >>> fight_work(10, 100, 20), fight_work(100, 100, 20, results=2)
+    (7125, 1112500)
     """
-    return steps * moves * max(64, steps * step_bits) // 64
+    return steps * max(64, steps * step_bits) * (moves + 128 * results) // 64
 
 
-def check_fight(steps: "int | None", moves: int, step_bits: int) -> None:
+def check_fight(steps: "int | None", moves: int, step_bits: int, results: int = 1) -> None:
     """Refuse a whole fight that may need more than :data:`MAX_FIGHT_STEPS` steps (``None``: no
-    bound was found) or more than :data:`MAX_FIGHT_WORK` work, before it starts.
+    end was found within the plan) or more than :data:`MAX_FIGHT_WORK` work, before it starts.
 
     >>> check_fight(40, 2_000, 30)
     >>> check_fight(None, 100, 20)
@@ -319,7 +321,7 @@ def check_fight(steps: "int | None", moves: int, step_bits: int) -> None:
             f"이 싸움은 너무 길어 계산하지 않습니다: {MAX_FIGHT_STEPS}단계(라운드·턴·공격) 안에, 또는 "
             "정한 계산량 안에 끝날 확률이 100만분의 1 이내로 좁혀지지 않습니다. 명중하거나 피해를 줄 확률이 "
             "너무 낮거나 HP가 너무 큽니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
-    work = fight_work(steps, moves, step_bits)
+    work = fight_work(steps, moves, step_bits, results)
     if work > MAX_FIGHT_WORK:
         raise RuleInputError(
             f"the fight is too big: {steps} steps over {moves} moves take {work} of work, at most "
@@ -385,8 +387,8 @@ def limits_table() -> list[dict[str, object]]:
          "싸움의 길이를 미리 어림할 때(소수 계산) 따라가는 상태 이동의 수",
          "moves of the float plan that finds a fight's length first"),
         ("MAX_FIGHT_WORK", MAX_FIGHT_WORK,
-         "싸움 전체의 계산량 (단계 수 × 상태 이동 수 × 가중치 비트 수 ÷ 64)",
-         "work of one whole fight (steps × moves × bits of the weights ÷ 64)"),
+         "싸움 전체의 계산량 (단계 수 × 가중치 비트 수 × (상태 이동 수 + 결과 수 × 128) ÷ 64)",
+         "work of one whole fight (steps × bits of the weights × (moves + 128 × results) ÷ 64)"),
         ("MAX_D66_DICE", MAX_D66_DICE, "식의 한 항에 더하는 D66의 수", "D66 rolls added up in one term"),
         ("MAX_REPEAT", MAX_REPEAT, "반복 명령(x5 2D6)의 반복 횟수 (BCDice의 한도)",
          "repetitions of one command (BCDice's limit)"),
