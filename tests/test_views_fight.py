@@ -62,7 +62,7 @@ def check_answer(widget, values: dict) -> None:
     by = None if by is None else min(by, odds.steps)
     lead = odds.chance(key, by=by)
     first = re.search(r'<p class="answer-total">(.*?)</p>', text).group(1)
-    assert views.about(lead) in first and html.escape(fmt.prob(lead)) in first, first
+    assert views.about(lead) in first and html.escape(views.exact_text(lead)) in first, first
     rows = table_rows(text)
     layout = {"uf-duel": views.DUEL, "pf-down": views.DOWN, "tc-out": views.OUT,
               "hm-hunt": views.HUNT}[widget.uid]
@@ -141,7 +141,7 @@ def test_off_guard_is_two_less_ac():
     ("uf-duel", {"b_attack": "1e9"}, "숫자만"),
     ("pf-down", {"damage": "1D6+칼"}, ""),
     ("pf-down", {"hp": "−5"}, "HP"),
-    ("tc-out", {"dice": "９９"}, ""),
+    ("tc-out", {"dice": "１０００"}, "±DICE"),
     ("hm-hunt", {"pcs": "2/3"}, "【무용】/무기 위력/자리"),
     ("hm-hunt", {"pcs": "2/3/1, 2/3/2, 2/3/3, 2/3/4, 2/3/5"}, ""),
 ])
@@ -185,11 +185,11 @@ def test_jupyter_answers_a_typed_value_as_the_library(make):
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     lead = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    assert html.escape(fmt.prob(lead)) in view.out
+    assert html.escape(views.exact_text(lead)) in view.out
     assert view.status == ""
     view.type(next(iter(OFF_TABLE[widget.uid])), "일곱")        # refused: the last good value stays
     assert "숫자만" in view.status or "【무용】" in view.status
-    assert html.escape(fmt.prob(lead)) in view.out
+    assert html.escape(views.exact_text(lead)) in view.out
 
 
 def test_uids_and_keys_are_the_issue_s():

@@ -113,7 +113,7 @@ def shown_steps(odds) -> list[int]:
     >>> from widgets.fight import FightOdds
     >>> odds = FightOdds(("x",), [{"x": Fraction(1, 2 ** k)} for k in range(1, 40)], Fraction(1, 2 ** 39))
     >>> shown_steps(odds)
-    [1, 2, 3, 4, 5, 6]
+    [1, 2, 3, 4, 5]
     >>> tiny = Fraction(1, 10 ** 30)
     >>> long = FightOdds(("x",), [{"x": Fraction(1, 2)}, {"x": tiny}, {"x": Fraction(1, 2) - tiny}], 0)
     >>> shown_steps(long)
@@ -191,7 +191,7 @@ def lead_within(odds, key: str, steps: int, label: str) -> str:
 
     >>> from widgets.fight import FightOdds
     >>> lead_within(FightOdds(("down",), [{"down": Fraction(1, 2)}], Fraction(1, 2)), "down", 3, "{by}턴 안에")
-    '<p class="answer-total"><b>1턴 안에: 약 50%</b> 정확히 <span class="exact">1/2 (50.00%)</span></p>'
+    '<p class="answer-total"><b>1턴 안에: 약 50%</b> — <span class="exact">1/2 (50.00%)</span></p>'
     """
     by = min(steps, odds.steps)
     return lead(label.format(by=by), odds.chance(key, by=by))
@@ -387,8 +387,7 @@ def out_widget(uid: str = "tc-out") -> LiveWidget:
                                  armour=armour, tough=tough, blood=blood)
         first = lead_within(odds, "out", TC_ATTACKS, "공격 {by}번 안에 전투 불능이 될 확률")
         half = next((k for k, p in enumerate(odds.cumulative("out"), 1) if p >= Fraction(1, 2)), None)
-        more = (f"<p>절반 넘게 전투 불능이 되는 것은 공격 <b>{half}번</b>째까지입니다.</p>"
-                if half else "")
+        more = f"<p>공격 <b>{half}번</b>이면 절반 넘게 전투 불능이 됩니다.</p>" if half else ""
         return fight_shown(odds, OUT, first, more, "전투 불능이 되기까지")
     return LiveWidget(
         uid, [number("dice", "성공 굴림 ±DICE", -2, 2, 0),
@@ -414,7 +413,7 @@ def tc_walk() -> WorkedRound:
 
 # --- Hunter's Moon: can the PCs bring the body down? ------------------------------------------
 
-HUNT = FightLayout((("win", "본체를 쓰러뜨림", "success"),), "단계", rest="본체가 살아남음",
+HUNT = FightLayout((("win", "본체를 쓰러뜨림", "success"),), "라운드", rest="본체가 살아남음",
                    names=("난전 1라운드", "난전 2라운드", "추격 라운드"))
 HM_DEFAULTS = dict(pcs="2/3/1, 2/3/2, 1/5/3", defence=9, life=20, doom=0, pursuit=2)
 _PURSUIT = {None: "추격하지 않음", 1: "1", 2: "2", 3: "3", 4: "4"}
@@ -454,8 +453,7 @@ def hunt_widget(uid: str = "hm-hunt") -> LiveWidget:
     def compute(pcs, defence, life, doom, pursuit):
         odds = hm_odds(pcs, defence, life, doom, pursuit)
         first = lead("본체를 쓰러뜨릴 확률", odds.chance("win"))
-        more = f"<p>{_E(HUNT.rest)}: {_E(fmt.prob(odds.rest))}</p>"
-        return fight_shown(odds, HUNT, first, more, "쓰러뜨린 싸움에서 쓰러뜨리기까지")
+        return fight_shown(odds, HUNT, first, "", "쓰러뜨린 경우, 쓰러뜨리기까지")
     return LiveWidget(
         uid, [text("pcs", "PC마다 【무용】/무기 위력/자리 (쉼표로 나눔, 1~4명)", HM_DEFAULTS["pcs"],
                    ("2/3/1, 2/3/2", "2/3/1, 2/3/2, 1/5/3, 2/4/4")),
@@ -464,7 +462,7 @@ def hunt_widget(uid: str = "hm-hunt") -> LiveWidget:
               number("doom", "파멸의 색 각성단계", 0, 1, HM_DEFAULTS["doom"]),
               select("pursuit", "추격할 PC의 【두뇌】 또는 【기술】", _PURSUIT, HM_DEFAULTS["pursuit"])],
         compute, title="본체를 쓰러뜨릴 수 있을까",
-        x_label="단계 (막대: 쓰러뜨림 누적, 회색은 본체가 살아남음)", legend=fight_legend(HUNT))
+        x_label="라운드 (막대: 쓰러뜨림 누적, 회색은 본체가 살아남음)", legend=fight_legend(HUNT))
 
 
 def hm_walk() -> WorkedRound:
@@ -472,7 +470,7 @@ def hm_walk() -> WorkedRound:
     odds = hm_odds(d["pcs"], d["defence"], d["life"], d["doom"], d["pursuit"])
     setup = (f"PC 셋(【무용】/무기 위력/자리: {d['pcs']})이 【방어치】 {d['defence']}, 【생명력】 {d['life']}인 "
              f"본체를 공격하고, 【두뇌】 {d['pursuit']}인 PC가 추격합니다.")
-    return WorkedRound("본체를 쓰러뜨리기까지 단계마다 따라가기", [("준비:", setup)] + walk_steps(odds, HUNT),
+    return WorkedRound("본체를 쓰러뜨리기까지 라운드마다 따라가기", [("준비:", setup)] + walk_steps(odds, HUNT),
                        {"odds": odds})
 
 

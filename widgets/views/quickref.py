@@ -414,7 +414,7 @@ def tc_out_odds(dice: tuple[int, ...] = (-1, 0, 1, 2), attacks: int = 3) -> RefT
     × the target's armour (no blood markers spent, no TOUGH).
 
     >>> tc_out_odds((0,)).rows[0][1]
-    '57.27%'
+    '48.03%'
     """
     rows = [[f"{fmt.signed(d)} DICE"] + [fmt.percent(tc.attacks_to_out(dice=d, armour=v).chance("out", by=attacks))
                                          for v in tc.ARMOUR.values()] for d in dice]
@@ -428,7 +428,7 @@ def hm_hunt_odds(lives: tuple[int, ...] = (10, 20, 30), defence: int = 9) -> Ref
     on paragraphs 1, 2, …) × the body's 【생명력】 (no pursuit, no threats: 가정).
 
     >>> hm_hunt_odds((20,)).rows[1][1]
-    '0.57%'
+    '9.85%'
     """
     rows = []
     for count in range(1, 5):
