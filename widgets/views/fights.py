@@ -37,7 +37,7 @@ _E = html.escape
 #: this many, and only while the row's exact fractions stay short (an exact chance of a whole
 #: fight grows by a few digits a step). Where the fight stands after the last listed step is
 #: then given in percent; the library's ``FightOdds`` holds every exact value.
-TABLE_STEPS = 5
+TABLE_STEPS = 4
 #: Most characters of one exact fraction in a row of the table (numerator, "/", denominator).
 ROW_FRACTION_CHARS = 48
 
@@ -113,7 +113,7 @@ def shown_steps(odds) -> list[int]:
     >>> from widgets.fight import FightOdds
     >>> odds = FightOdds(("x",), [{"x": Fraction(1, 2 ** k)} for k in range(1, 40)], Fraction(1, 2 ** 39))
     >>> shown_steps(odds)
-    [1, 2, 3, 4, 5]
+    [1, 2, 3, 4]
     >>> tiny = Fraction(1, 10 ** 30)
     >>> long = FightOdds(("x",), [{"x": Fraction(1, 2)}, {"x": tiny}, {"x": Fraction(1, 2) - tiny}], 0)
     >>> shown_steps(long)
