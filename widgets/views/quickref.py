@@ -392,7 +392,7 @@ def uf_duel_odds(skills: tuple[int, ...] = (40, 50, 60, 70, 80), hp: int = 12,
         rows.append([f"A {a}"] + cells)
     return RefTable(f"결투에서 A가 이길 확률: 무기 기능 A × B ({weapon}, 회피 50, HP {hp}, 방어구·DB 없음, "
                     "A가 먼저 공격)", ["A \\ B"] + [f"B {b}" for b in skills], rows,
-                    "정확한 분수는 이 장의 결투 계산기에 있습니다. 매 라운드의 규칙과 가정도 그곳에 있습니다.")
+                    "각 칸은 정확한 값을 반올림한 백분율입니다. 라운드마다의 값과 규칙, 가정은 이 장의 결투 계산기에 있습니다.")
 
 
 def pf_down_odds(bonuses: tuple[int, ...] = (6, 10, 14, 18), acs: tuple[int, ...] = (14, 18, 22, 26),
@@ -406,7 +406,7 @@ def pf_down_odds(bonuses: tuple[int, ...] = (6, 10, 14, 18), acs: tuple[int, ...
                                      for ac in acs] for b in bonuses]
     return RefTable(f"{turns}턴 안에 쓰러뜨릴 확률: 명중 보너스 × AC (HP {hp}, 명중 피해 {damage}, 한 턴에 타격 세 번)",
                     ["보너스 \\ AC"] + [f"AC {ac}" for ac in acs], rows,
-                    "대성공의 두 배 피해와 최소 피해 1은 보충 규칙(플레이어 코어). 정확한 분수는 이 장의 계산기에 있습니다.")
+                    "대성공의 두 배 피해와 최소 피해 1은 보충 규칙(플레이어 코어). 각 칸은 정확한 값을 반올림한 백분율이고, 턴마다의 값은 이 장의 계산기에 있습니다.")
 
 
 def tc_out_odds(dice: tuple[int, ...] = (-1, 0, 1, 2), attacks: int = 3) -> RefTable:
@@ -420,7 +420,7 @@ def tc_out_odds(dice: tuple[int, ...] = (-1, 0, 1, 2), attacks: int = 3) -> RefT
                                          for v in tc.ARMOUR.values()] for d in dice]
     return RefTable(f"공격 {attacks}번 안에 전투 불능이 될 확률: 성공 굴림 ±DICE × 갑옷 (부상 판정표는 보충 규칙)",
                     ["±DICE \\ 갑옷"] + [f"{name} ({v})" for name, v in tc.ARMOUR.items()], rows,
-                    "강인함 없음, 유혈 표식은 쓰지 않음. 정확한 분수는 이 장의 계산기에 있습니다.")
+                    "강인함 없음, 유혈 표식은 쓰지 않음. 각 칸은 정확한 값을 반올림한 백분율이고, 공격마다의 값은 이 장의 계산기에 있습니다.")
 
 
 def hm_hunt_odds(lives: tuple[int, ...] = (10, 20, 30), defence: int = 9) -> RefTable:
@@ -437,4 +437,4 @@ def hm_hunt_odds(lives: tuple[int, ...] = (10, 20, 30), defence: int = 9) -> Ref
     return RefTable(f"난전 두 라운드에 본체를 쓰러뜨릴 확률: PC 수 × 【생명력】 (【방어치】 {defence}, "
                     "PC마다 【무용】 2, 무기 위력 3, 자리 1부터)",
                     ["PC \\ 생명력"] + [f"【생명력】 {life}" for life in lives], rows,
-                    "가정: 위협은 빼고, 추격하지 않음. 판정 모델도 가정입니다. 정확한 분수는 이 장의 계산기에 있습니다.")
+                    "가정: 위협은 빼고, 추격하지 않음. 판정 모델도 가정입니다. 각 칸은 정확한 값을 반올림한 백분율이고, 라운드마다의 값은 이 장의 계산기에 있습니다.")
