@@ -690,6 +690,8 @@ def round_loss(pcs: Sequence[tuple[int, int, int]], defence: int, doom: int = 0,
     16
     """
     people = [_hunt_pc(pc) for pc in require_items(pcs, "pcs", "PC 목록", MAX_HUNT_PCS)]
+    if cap is not None:
+        cap = require_int(cap, "cap", "피해 상한", 1, MAX_DURABILITY)
     total = Dist.constant(0)
     for might, power, paragraph in people:
         loss = body_attack_damage(might, defence, power, paragraph, doom, pursuit=pursuit)
@@ -730,6 +732,7 @@ def hunt(pcs: Sequence[tuple[int, int, int]], defence: int, life: int, doom: int
     defence = require_int(defence, "defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
     life = require_int(life, "life", "본체 생명력", 1, MAX_DURABILITY)
     doom = require_int(doom, "doom", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
+    go_on = None if pursuit is None else pursuit_odds(pursuit, defence)
 
     def chain(loss: Dist, go_on: Fraction) -> Chain:
         """One round: with chance ``go_on`` it is played (``loss``), else the body is left be."""
@@ -746,7 +749,6 @@ def hunt(pcs: Sequence[tuple[int, int, int]], defence: int, life: int, doom: int
 
     melee = chain(round_loss(people, defence, doom, cap=life), Fraction(1))
     rounds = [melee, melee]
-    if pursuit is not None:
-        rounds.append(chain(round_loss(people, defence, doom, pursuit=True, cap=life),
-                            pursuit_odds(pursuit, defence)))
+    if go_on is not None:
+        rounds.append(chain(round_loss(people, defence, doom, pursuit=True, cap=life), go_on))
     return walk(rounds, 0)
