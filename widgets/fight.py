@@ -315,6 +315,19 @@ class Chain:
         weights[self._index[state]] = 1
         return weights
 
+    def _can_end(self, state: Hashable) -> bool:
+        """Whether some result can be reached from ``state`` at all."""
+        seen, todo = set(), [self._index[state]]
+        while todo:
+            i = todo.pop()
+            if self._ends[i]:
+                return True
+            for target, _ in self._moves[i]:
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        return False
+
     def step(self, weights: Sequence[int]) -> tuple[list[int], list[int]]:
         """One step from integer ``weights`` over some denominator ``d``: the live weights and the
         weights absorbed into each result key, both over ``d × denominator``.
@@ -444,13 +457,19 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
                               live1 * live2)
 
 
+def _cost(sides: "Sequence[tuple[Chain, Hashable]]") -> tuple[int, int, int]:
+    """(moves, bits of one step's denominator, results) of chains run together, as
+    :func:`~widgets.limits.fight_work` takes them."""
+    return (sum(chain.work for chain, _ in sides),
+            sum(chain.denominator.bit_length() for chain, _ in sides),
+            sum(len(chain.keys) for chain, _ in sides) + len(sides) - 1)
+
+
 def _planned(sides: "Sequence[tuple[Chain, Hashable]]") -> int:
     """The steps the exact run may take (the float plan and one more for rounding), refused
     at once past the limits."""
     steps = length(sides)
-    limits.check_fight(steps, sum(chain.work for chain, _ in sides),
-                       sum(chain.denominator.bit_length() for chain, _ in sides),
-                       sum(len(chain.keys) for chain, _ in sides) + len(sides) - 1)
+    limits.check_fight(steps, *_cost(sides))
     return steps + 1   # type: ignore[operator]   # check_fight refused None
 
 
@@ -465,7 +484,8 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
     """The steps an open-ended fight needs until what is left is at most one in a million (half
     of it, for rounding): ``sides`` are independent chains with their starts, stepped together,
     and the fight goes on while every one of them does (one chain for :func:`walk`, two for
-    :func:`race`). Computed in floats, within :data:`~widgets.limits.MAX_FIGHT_PLAN` moves:
+    :func:`race`). Computed in floats, within :data:`~widgets.limits.MAX_FIGHT_PLAN` moves and
+    only as far as the exact run would stay within :data:`~widgets.limits.MAX_FIGHT_WORK`:
     ``None`` when that is not enough (a fight that may never end, or one too long to list).
 
     >>> coin = Chain({"up": {"up": Fraction(1, 2), "heads": Fraction(1, 2)}}, keys=("heads",))
@@ -474,6 +494,8 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
     >>> length([(Chain({"up": {"up": 1}, "x": {"heads": 1}}, keys=("heads",)), "up")]) is None
     True
     """
+    if not any(chain._can_end(start) for chain, start in sides):
+        return None                        # no result can ever be reached: refused at once
     goal = float(limits.OPEN_REST) / 2
     plans = []
     for chain, start in sides:
@@ -482,15 +504,16 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
         plans.append((rows, [float(w) for w in chain.start(start)]))
     budget = limits.MAX_FIGHT_PLAN
     work = sum(len(chain.states) + chain.work for chain, _ in sides)
+    cost = _cost(sides)
     for step in range(1, limits.MAX_FIGHT_STEPS + 1):
         budget -= work
-        if budget < 0:
-            return None
+        if budget < 0 or limits.fight_work(step, *cost) > limits.MAX_FIGHT_WORK:
+            return None                    # the exact run would pass its limits: stop planning
         rest = 1.0
         for number, (rows, weights) in enumerate(plans):
             live = [0.0] * len(weights)
             for weight, (moves, _) in zip(weights, rows):
-                if weight:
+                if weight > 1e-250:        # far smaller changes no plan (and subnormal floats crawl)
                     for target, q in moves:
                         live[target] += weight * q
             plans[number] = (rows, live)

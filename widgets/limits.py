@@ -90,9 +90,9 @@ MAX_SERIES_PRODUCT_BITS = 1_000_000
 #: :data:`OPEN_REST`; a fight that may need more steps than this (by the bound of
 #: ``widgets.fight.length``, which steps the fight in floats first) is refused before it starts.
 MAX_FIGHT_STEPS = 2_000
-#: Most moves (states × outcomes, step after step) of that float plan: about 40 ms, so that a
-#: fight too long to list is refused at once.
-MAX_FIGHT_PLAN = 1_000_000
+#: Most moves (states × outcomes, step after step) of that float plan: about 20 ms, so that a
+#: fight too long to list is refused at once (one that can never end is refused before it).
+MAX_FIGHT_PLAN = 500_000
 #: Most work of one whole fight: steps × the bits its weights grow to (steps × bits of one
 #: step's denominator, at least 64) × (the chain's moves, states × outcomes, + 128 per result
 #: read back as exact fractions), over 64. The heaviest accepted fight answers, and is read in
