@@ -317,7 +317,7 @@ class Chain:
 
     def _can_end(self, state: Hashable) -> bool:
         """Whether some result can be reached from ``state`` at all."""
-        seen, todo = set(), [self._index[state]]
+        seen, todo = set(), [self.start(state).index(1)]
         while todo:
             i = todo.pop()
             if self._ends[i]:
