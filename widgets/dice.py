@@ -131,18 +131,16 @@ def _reduced_by(numerator: int, denominator: int, factors) -> Fraction:
     return _COPRIME(numerator, denominator // divisor)
 
 
-def power_reader(base: int) -> Callable[[int, int], Fraction]:
+def _power_reader(base: int) -> Callable[[int, int], Fraction]:
     """``(n, k) ↦ Fraction(n, base ** k)``, for the chances of a process whose every step
     multiplies the denominator by ``base`` (a whole fight, :mod:`widgets.fight`): the prime
     factors of ``base`` are found once, so ``base ** k`` is never factored, and each fraction is
     reduced by a few divisions (a numerator is seldom divisible by a high power of a prime).
 
-    >>> over = power_reader(36)
+    >>> over = _power_reader(36)
     >>> over(6 ** 5, 3), over(7, 0)
     (Fraction(1, 6), Fraction(7, 1))
     """
-    if not isinstance(base, int) or isinstance(base, bool) or base < 1:
-        raise ValueError(f"a base is a whole number from 1, got {shown(base)}")
     primes, rest = [], base
     for p in _SMALL_PRIMES:
         if rest % p == 0:

@@ -31,8 +31,12 @@ from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
 
 from . import limits
-from .dice import power_reader
-from .errors import RuleInputError, require_int, shown
+from .dice import _power_reader as power_reader   # the fractions of a fight read as a Dist reads its own
+from .errors import RuleInputError, particle, require_int, shown
+
+
+def _bad(english: str, korean: str) -> RuleInputError:
+    return RuleInputError(english, korean)
 
 
 class FightOdds:
@@ -62,7 +66,7 @@ class FightOdds:
         keys, detail_of = tuple(keys), dict(detail_of or {})
         details = [dict(d) for d in details] if details is not None else [{} for _ in ends]
         if len(details) != len(ends):
-            raise ValueError("FightOdds needs one dict of details per step")
+            raise _bad("FightOdds needs one dict of details per step", "세부 결과는 단계마다 하나씩 주어야 합니다.")
         series = {key: [Fraction(end[key]) for end in ends] for key in keys}
         series.update({key: [Fraction(d.get(key, 0)) for d in details] for key in detail_of})
         rest = Fraction(rest)
@@ -86,17 +90,17 @@ class FightOdds:
                 or any(len(ns) != len(bases) for ns in numerators.values())
                 or any(main not in keys for main in detail_of.values())
                 or any(not isinstance(b, int) or b < 1 for b in bases)):
-            raise ValueError("FightOdds needs distinct result keys, and per step one chance of "
-                             "each result and each detail of a result")
+            raise _bad("FightOdds needs distinct result keys, and per step one chance of each result "
+                       "and each detail of a result", "결과 이름은 서로 달라야 하고, 단계마다 모든 결과의 확률이 있어야 합니다.")
         total = 0
         for k, base in enumerate(bases):
             total = total * base + sum(numerators[key][k] for key in keys)
         if rest < 0 or any(n < 0 for ns in numerators.values() for n in ns) \
                 or total + rest != math.prod(bases):
-            raise ValueError("the listed chances and the rest must sum to exactly 1")
+            raise _bad("the listed chances and the rest must sum to exactly 1", "나열한 확률과 나머지의 합이 정확히 1이어야 합니다.")
         if any(part > whole for key, main in detail_of.items()
                for part, whole in zip(numerators[key], numerators[main])):
-            raise ValueError("a detail is part of its result, never more")
+            raise _bad("a detail is part of its result, never more", "세부 결과의 확률은 그 결과의 확률보다 클 수 없습니다.")
         if bases and all(base == bases[0] for base in bases):   # never factor base ** k
             read = power_reader(bases[0])
         else:                                                   # a short list, or made by hand
@@ -260,18 +264,18 @@ class Chain:
     def __init__(self, rows: Mapping[Hashable, Mapping[Hashable, "Fraction | int"]], keys: Sequence[str]):
         keys = tuple(keys)
         if not isinstance(rows, Mapping) or not rows or not keys or len(set(keys)) != len(keys):
-            raise ValueError("a chain needs at least one state and distinct result keys")
+            raise _bad("a chain needs at least one state and distinct result keys", "싸움의 사슬에는 상태가 하나 이상, 서로 다른 결과 이름이 있어야 합니다.")
         states = tuple(rows)
         index = {state: i for i, state in enumerate(states)}
         if any(state in keys for state in states):
-            raise ValueError("a state may not be named like a result key")
+            raise _bad("a state may not be named like a result key", "상태 이름이 결과 이름과 같을 수 없습니다.")
         key_index = {key: i for i, key in enumerate(keys)}
         weighted = []                  # per row: (whole-number weights, their total)
         for state in states:
             row = dict(rows[state])
             unknown = [t for t in row if t not in index and t not in key_index]
             if unknown:
-                raise ValueError(f"state {state!r} moves to {unknown[0]!r}, neither a state nor a result")
+                raise _bad(f"state {shown(state)} moves to {shown(unknown[0])}, neither a state nor a result", f"상태 {shown(state)}에서 가는 곳 {particle(shown(unknown[0]), '은/는')} 상태도 결과도 아닙니다.")
             if all(type(w) is int for w in row.values()):   # whole-number weights: relative
                 total = sum(row.values())
                 good = total > 0 and all(w >= 0 for w in row.values())
@@ -281,8 +285,8 @@ class Chain:
                 row = {t: p.numerator * (total // p.denominator) for t, p in fractions.items()}
                 good = all(w >= 0 for w in row.values()) and sum(row.values()) == total
             if not good:
-                raise ValueError(f"the row of state {state!r} must be probabilities summing to 1, "
-                                 "or whole-number weights")
+                raise _bad(f"the row of state {shown(state)} must be probabilities summing to 1, or "
+                           "whole-number weights", f"상태 {shown(state)}의 확률은 합이 1인 분수나 정수 가중치여야 합니다.")
             weighted.append((row, total))
         denominator = math.lcm(*(total for _, total in weighted))
         moves, ends = [], []
@@ -306,10 +310,23 @@ class Chain:
         [1]
         """
         if state not in self._index:
-            raise ValueError(f"{state!r} is not a state of this chain")
+            raise _bad(f"{shown(state)} is not a state of this chain", f"{particle(shown(state), '은/는')} 이 사슬의 상태가 아닙니다.")
         weights = [0] * len(self.states)
         weights[self._index[state]] = 1
         return weights
+
+    def _can_end(self, state: Hashable) -> bool:
+        """Whether some result can be reached from ``state`` at all."""
+        seen, todo = set(), [self.start(state).index(1)]
+        while todo:
+            i = todo.pop()
+            if self._ends[i]:
+                return True
+            for target, _ in self._moves[i]:
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        return False
 
     def step(self, weights: Sequence[int]) -> tuple[list[int], list[int]]:
         """One step from integer ``weights`` over some denominator ``d``: the live weights and the
@@ -350,11 +367,11 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
     fixed = not isinstance(chain, Chain)
     if not chains or any(not isinstance(c, Chain) or c.states != chains[0].states
                          or c.keys != chains[0].keys for c in chains):
-        raise ValueError("walk needs a Chain, or a list of chains over the same states and results")
+        raise _bad("walk needs a Chain, or a list of chains over the same states and results", "Chain 하나, 또는 상태와 결과가 같은 Chain의 목록을 주어야 합니다.")
     keys = chains[0].keys
     detail_of = dict(detail_of or {})
     if any(d not in keys or m not in keys or m in detail_of for d, m in detail_of.items()):
-        raise ValueError("details must be result keys of the chain, each part of another")
+        raise _bad("details must be result keys of the chain, each part of another", "세부 결과는 사슬의 결과 이름이고, 다른 결과의 일부여야 합니다.")
     main = tuple(k for k in keys if k not in detail_of)
     min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
     max_steps = len(chains) if fixed else max(min_steps, _planned([(chains[0], start)]))
@@ -401,16 +418,16 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
     ({'a': Fraction(1, 2), 'b': Fraction(1, 4)}, Fraction(1, 1))
     """
     if not isinstance(first, Chain) or not isinstance(second, Chain):
-        raise ValueError("race needs two chains")
+        raise _bad("race needs two chains", "두 쪽의 Chain을 주어야 합니다.")
     if not (isinstance(keys, tuple) and len(keys) == 2 and all(isinstance(k, str) for k in keys)
             and keys[0] != keys[1]):
-        raise ValueError("race needs two result keys")
+        raise _bad("race needs two result keys", "결과 이름 두 개를 튜플로 주어야 합니다.")
     first_details, second_details = dict(first_details or {}), dict(second_details or {})
     detail_of = {**{d: keys[0] for d in first_details.values()},
                  **{d: keys[1] for d in second_details.values()}}
     if len(detail_of) != len(first_details) + len(second_details) or set(detail_of) & set(keys) \
             or not set(first_details) <= set(first.keys) or not set(second_details) <= set(second.keys):
-        raise ValueError("details need names of their own, for result keys of their chain")
+        raise _bad("details need names of their own, for result keys of their chain", "세부 결과에는 저마다의 이름이 있어야 하고, 그 쪽 사슬의 결과여야 합니다.")
     min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
     max_steps = max(min_steps, _planned([(first, first_start), (second, second_start)]))
     d1, d2 = first.denominator, second.denominator
@@ -440,13 +457,19 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
                               live1 * live2)
 
 
+def _cost(sides: "Sequence[tuple[Chain, Hashable]]") -> tuple[int, int, int]:
+    """(moves, bits of one step's denominator, results) of chains run together, as
+    :func:`~widgets.limits.fight_work` takes them."""
+    return (sum(chain.work for chain, _ in sides),
+            sum(chain.denominator.bit_length() for chain, _ in sides),
+            sum(len(chain.keys) for chain, _ in sides) + len(sides) - 1)
+
+
 def _planned(sides: "Sequence[tuple[Chain, Hashable]]") -> int:
     """The steps the exact run may take (the float plan and one more for rounding), refused
     at once past the limits."""
     steps = length(sides)
-    limits.check_fight(steps, sum(chain.work for chain, _ in sides),
-                       sum(chain.denominator.bit_length() for chain, _ in sides),
-                       sum(len(chain.keys) for chain, _ in sides) + len(sides) - 1)
+    limits.check_fight(steps, *_cost(sides))
     return steps + 1   # type: ignore[operator]   # check_fight refused None
 
 
@@ -461,7 +484,8 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
     """The steps an open-ended fight needs until what is left is at most one in a million (half
     of it, for rounding): ``sides`` are independent chains with their starts, stepped together,
     and the fight goes on while every one of them does (one chain for :func:`walk`, two for
-    :func:`race`). Computed in floats, within :data:`~widgets.limits.MAX_FIGHT_PLAN` moves:
+    :func:`race`). Computed in floats, within :data:`~widgets.limits.MAX_FIGHT_PLAN` moves and
+    only as far as the exact run would stay within :data:`~widgets.limits.MAX_FIGHT_WORK`:
     ``None`` when that is not enough (a fight that may never end, or one too long to list).
 
     >>> coin = Chain({"up": {"up": Fraction(1, 2), "heads": Fraction(1, 2)}}, keys=("heads",))
@@ -470,6 +494,8 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
     >>> length([(Chain({"up": {"up": 1}, "x": {"heads": 1}}, keys=("heads",)), "up")]) is None
     True
     """
+    if not any(chain._can_end(start) for chain, start in sides):
+        return None                        # no result can ever be reached: refused at once
     goal = float(limits.OPEN_REST) / 2
     plans = []
     for chain, start in sides:
@@ -478,15 +504,16 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
         plans.append((rows, [float(w) for w in chain.start(start)]))
     budget = limits.MAX_FIGHT_PLAN
     work = sum(len(chain.states) + chain.work for chain, _ in sides)
+    cost = _cost(sides)
     for step in range(1, limits.MAX_FIGHT_STEPS + 1):
         budget -= work
-        if budget < 0:
-            return None
+        if budget < 0 or limits.fight_work(step, *cost) > limits.MAX_FIGHT_WORK:
+            return None                    # the exact run would pass its limits: stop planning
         rest = 1.0
         for number, (rows, weights) in enumerate(plans):
             live = [0.0] * len(weights)
             for weight, (moves, _) in zip(weights, rows):
-                if weight:
+                if weight > 1e-250:        # far smaller changes no plan (and subnormal floats crawl)
                     for target, q in moves:
                         live[target] += weight * q
             plans[number] = (rows, live)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
@@ -616,19 +615,19 @@ def body_attack_damage(might: int, body_defence: int, weapon_power: int, paragra
     modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
     body_defence = require_int(body_defence, "body_defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
     total_mod = might + modifier
-    weights: dict[int, Fraction] = {}
+    plain = pc_damage(weapon_power, paragraph, doom_stage, None, pursuit, critical_extra)
+    # whole-number weights over 36 × the damage's total (the same for a special: one more constant)
+    weights: dict[int, int] = {}
     for raw, weight in _TWO_D6.weights.items():
-        p = Fraction(weight, _TWO_D6.total)
         result = _outcome(raw, total_mod, body_defence)
         if result in ("fumble", "failure"):
-            weights[0] = weights.get(0, Fraction(0)) + p
+            weights[0] = weights.get(0, 0) + weight * plain.total
             continue
-        achievement = raw + total_mod if result == "special" else None
-        dealt = pc_damage(weapon_power, paragraph, doom_stage, achievement, pursuit, critical_extra)
-        for d, q in dealt.probabilities().items():
-            weights[d] = weights.get(d, Fraction(0)) + p * q
-    scale = lcm(*(p.denominator for p in weights.values()))
-    return Dist({d: int(p * scale) for d, p in weights.items()})
+        dealt = plain if result == "success" else \
+            pc_damage(weapon_power, paragraph, doom_stage, raw + total_mod, pursuit, critical_extra)
+        for d, w in dealt.weights.items():
+            weights[d] = weights.get(d, 0) + weight * w * (plain.total // dealt.total)
+    return Dist(weights)
 
 
 def can_interfere(same_paragraph: bool, placed_before_this_round: bool,
@@ -690,6 +689,8 @@ def round_loss(pcs: Sequence[tuple[int, int, int]], defence: int, doom: int = 0,
     16
     """
     people = [_hunt_pc(pc) for pc in require_items(pcs, "pcs", "PC 목록", MAX_HUNT_PCS)]
+    if cap is not None:
+        cap = require_int(cap, "cap", "피해 상한", 1, MAX_DURABILITY)
     total = Dist.constant(0)
     for might, power, paragraph in people:
         loss = body_attack_damage(might, defence, power, paragraph, doom, pursuit=pursuit)
@@ -730,6 +731,7 @@ def hunt(pcs: Sequence[tuple[int, int, int]], defence: int, life: int, doom: int
     defence = require_int(defence, "defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
     life = require_int(life, "life", "본체 생명력", 1, MAX_DURABILITY)
     doom = require_int(doom, "doom", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
+    go_on = None if pursuit is None else pursuit_odds(pursuit, defence)
 
     def chain(loss: Dist, go_on: Fraction) -> Chain:
         """One round: with chance ``go_on`` it is played (``loss``), else the body is left be."""
@@ -746,7 +748,6 @@ def hunt(pcs: Sequence[tuple[int, int, int]], defence: int, life: int, doom: int
 
     melee = chain(round_loss(people, defence, doom, cap=life), Fraction(1))
     rounds = [melee, melee]
-    if pursuit is not None:
-        rounds.append(chain(round_loss(people, defence, doom, pursuit=True, cap=life),
-                            pursuit_odds(pursuit, defence)))
+    if go_on is not None:
+        rounds.append(chain(round_loss(people, defence, doom, pursuit=True, cap=life), go_on))
     return walk(rounds, 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_items
+from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_int, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -90,9 +90,9 @@ MAX_SERIES_PRODUCT_BITS = 1_000_000
 #: :data:`OPEN_REST`; a fight that may need more steps than this (by the bound of
 #: ``widgets.fight.length``, which steps the fight in floats first) is refused before it starts.
 MAX_FIGHT_STEPS = 2_000
-#: Most moves (states × outcomes, step after step) of that float plan: about 40 ms, so that a
-#: fight too long to list is refused at once.
-MAX_FIGHT_PLAN = 1_000_000
+#: Most moves (states × outcomes, step after step) of that float plan: about 20 ms, so that a
+#: fight too long to list is refused at once (one that can never end is refused before it).
+MAX_FIGHT_PLAN = 500_000
 #: Most work of one whole fight: steps × the bits its weights grow to (steps × bits of one
 #: step's denominator, at least 64) × (the chain's moves, states × outcomes, + 128 per result
 #: read back as exact fractions), over 64. The heaviest accepted fight answers, and is read in
@@ -314,11 +314,17 @@ def check_fight(steps: "int | None", moves: int, step_bits: int, results: int = 
     ...
     widgets.errors.RuleInputError: the fight may go on for more than 2000 steps (or past the float plan's limit) before its end is within one in a million, so that every answer comes within a second
     """
+    if steps is not None:
+        steps = require_int(steps, "steps", "단계 수", 0, 10**12)
+    moves = require_int(moves, "moves", "상태 이동 수", 0, 10**12)
+    step_bits = require_int(step_bits, "step_bits", "한 단계의 비트 수", 0, 10**6)
+    results = require_int(results, "results", "결과 수", 0, 10**6)
     if steps is None or steps > MAX_FIGHT_STEPS:
         raise RuleInputError(
             f"the fight may go on for more than {MAX_FIGHT_STEPS} steps (or past the float plan's "
             f"limit) before its end is within one in a million, {_why()}",
-            f"이 싸움은 너무 길어 계산하지 않습니다: {MAX_FIGHT_STEPS}단계(라운드·턴·공격) 안에, 또는 "
+            f"이 싸움은 너무 길어 계산하지 않습니다{'' if steps is None else f' (입력: {steps}단계)'}: "
+            f"{MAX_FIGHT_STEPS}단계(라운드·턴·공격) 안에, 또는 "
             "정한 계산량 안에 끝날 확률이 100만분의 1 이내로 좁혀지지 않습니다. 명중하거나 피해를 줄 확률이 "
             "너무 낮거나 HP가 너무 큽니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
     work = fight_work(steps, moves, step_bits, results)
@@ -326,7 +332,8 @@ def check_fight(steps: "int | None", moves: int, step_bits: int, results: int = 
         raise RuleInputError(
             f"the fight is too big: {steps} steps over {moves} moves take {work} of work, at most "
             f"{MAX_FIGHT_WORK}, {_why()}",
-            f"이 싸움은 계산이 너무 큽니다: 최대 {steps}단계 × 상태 이동 {moves}가지로 계산량이 {work}, "
+            f"이 싸움은 계산이 너무 큽니다: 최대 {steps}단계, 상태 이동 {moves}가지, 한 단계 {step_bits}비트, "
+            f"결과 {results}가지로 계산량이 {work}, "
             f"{MAX_FIGHT_WORK}까지만 계산합니다. HP를 줄이거나 명중·피해를 높여 주세요 "
             "(모든 답이 1초 안에 나오도록 정한 한도).")
 

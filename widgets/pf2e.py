@@ -463,7 +463,7 @@ MAX_STRIKES = 3
 DOWN_RESULTS = ("down",)
 
 
-def strike_damage(damage: object, hp: object = None) -> Dist:
+def strike_damage(damage: object, hp: "int | None" = None) -> Dist:
     """HP one hit takes: the damage expression's roll, at least 1 (보충 규칙, Player Core: damage
     is never below 1 after a successful Strike), optionally capped at ``hp`` (more makes no
     difference to bringing the target down).
@@ -477,7 +477,7 @@ def strike_damage(damage: object, hp: object = None) -> Dist:
 
 
 def turn_damage(bonus: object, ac: object, damage: object, strikes: object = 3, agile: object = False,
-                off_guard: object = False, hp: object = None) -> Dist:
+                off_guard: object = False, hp: "int | None" = None) -> Dist:
     """HP one turn of ``strikes`` Strikes takes, exactly: each Strike with its multiple attack
     penalty (:func:`strike_odds`); a success deals :func:`strike_damage`, a critical success
     double that total (보충 규칙, Player Core), a failure nothing. With ``hp`` each Strike's
