@@ -13,9 +13,11 @@ answers agree exactly. Timings:
 A process that runs past ``--timeout`` seconds is reported as such. Calls faster than a
 millisecond are repeated and averaged within each timed sample.
 
-Two tables: the library's dice functions, then the dice calculator (:mod:`widgets.notation`):
+Three tables: the library's dice functions, then the dice calculator (:mod:`widgets.notation`):
 the text a GM types (one example per game of the book, then heavier ones), read and answered
-from the text on every call, against icepool's own Python for the same roll.
+from the text on every call, against icepool's own Python for the same roll; then whole fights
+(``--section fight``, :mod:`widgets.fight`): each game's call against icepool's
+``map(step, state, repeat=k)`` on the same chain, every step's chances compared exactly.
 
 Ratio = icepool time / library time (above 1: the library is faster).
 
@@ -110,7 +112,124 @@ def _notation_cases() -> list[tuple[str, str, str]]:
 
 
 NOTATION_CASES = _notation_cases()
-SECTIONS = {"odds": CASES, "notation": NOTATION_CASES}
+
+#: Whole fights (widgets.fight, issue 30): the library's call against icepool's
+#: ``map(step, state, repeat=k)`` stepping the *same* chain (the game's own Chain, captured from
+#: the library before the clock starts) over as many steps as the library lists. The library's
+#: time covers building the chain from the rules, stepping it and reading every chance as a
+#: Fraction; icepool's covers stepping and reading only.
+FIGHT_CALLS: list[tuple[str, str]] = [
+    ("duel HP 12 (숏소드 vs 단검)", "uf.duel(uf.Fighter(60, 50, '숏소드', hp=12), "
+                                   "uf.Fighter(55, 60, '단검', armor=1, hp=12))"),
+    ("duel HP 30", "uf.duel(uf.Fighter(60, 60, '숏소드', hp=30), uf.Fighter(60, 60, '브로드 소드', hp=30))"),
+    ("duel HP 60 (upper bound)", "uf.duel(uf.Fighter(60, 60, '숏소드', hp=60), "
+                                 "uf.Fighter(60, 60, '그레이트 소드', db='+1D6', hp=60))"),
+    ("PF2e HP 30, 3 Strikes", "pf2e.strikes_to_down(10, 20, 30, '1d8+4')"),
+    ("PF2e HP 60, 3 Strikes", "pf2e.strikes_to_down(10, 22, 60, '1d8+4', strikes=3, agile=True)"),
+    ("TC attacks, none", "tc.attacks_to_out()"),
+    ("TC TOUGH, armour 2, bloodbath", "tc.attacks_to_out(armour=2, tough=True, blood='bloodbath')"),
+    ("HM 2 PCs, life 20, pursuit", "hm.hunt([(2, 3, 3), (1, 4, 2)], 9, 20, pursuit=2)"),
+    ("HM 4 PCs, life 60, pursuit", "hm.hunt([(2, 3, 3), (1, 4, 2), (3, 2, 5), (0, 5, 1)], 9, 60, 2, 3)"),
+]
+FIGHT_CASES = [(label, f"read({call})", f"ice_fight({call!r})") for label, call in FIGHT_CALLS]
+SECTIONS = {"odds": CASES, "notation": NOTATION_CASES, "fight": FIGHT_CASES}
+
+FIGHT_LIB_SETUP = (
+    "from widgets import underface as uf, pf2e, trench_crusade as tc, hunters_moon as hm\n"
+    "def read(odds):\n"
+    "    odds.ends, odds.details, odds.rest\n"
+    "    return odds\n")
+FIGHT_ICE_SETUP = """
+import icepool
+from fractions import Fraction
+from widgets import fight, underface as uf, pf2e, trench_crusade as tc, hunters_moon as hm
+CAPTURED = {}
+
+def prepare(lib_expr):
+    \"\"\"Run the library's call once, keeping the chains it steps and how many steps it lists.\"\"\"
+    call = lib_expr[len("read("):-1]
+    seen = {}
+    walk, race = fight.walk, fight.race
+    def spy_walk(chain, start, **kw):
+        seen.update(kind="walk", chains=[chain] if isinstance(chain, fight.Chain) else list(chain),
+                    start=start, kw=kw)
+        return walk(chain, start, **kw)
+    def spy_race(first, first_start, second, second_start, **kw):
+        seen.update(kind="race", chains=[first, second], start=(first_start, second_start), kw=kw)
+        return race(first, first_start, second, second_start, **kw)
+    for module in (uf, pf2e, tc, hm):
+        if hasattr(module, "walk"):
+            module.walk = spy_walk
+        if hasattr(module, "race"):
+            module.race = spy_race
+    odds = eval(call)
+    for module in (uf, pf2e, tc, hm):
+        if hasattr(module, "walk"):
+            module.walk = walk
+        if hasattr(module, "race"):
+            module.race = race
+    CAPTURED[call] = (seen, odds.steps)
+
+def rows(chain):
+    index = {s: i for i, s in enumerate(chain.states)}
+    out = []
+    for state in chain.states:
+        weights, ends = chain.step(chain.start(state))
+        out.append(([(j, w) for j, w in enumerate(weights) if w], [(k, w) for k, w in enumerate(ends) if w]))
+    return out
+
+def ice_fight(call):
+    \"\"\"The same chain stepped by icepool.map(step, state, repeat=steps): outcomes (1, state(s), t)
+    while live, (0, side, result, t) once ended (absorbing).\"\"\"
+    seen, steps = CAPTURED[call]
+    if seen["kind"] == "walk":
+        chains = seen["chains"]
+        table = [rows(c) for c in chains]
+        fixed = len(chains) > 1
+        def step(o):
+            if o[0] == 0:
+                return o
+            _, i, _, t = o
+            moves, ends = table[t if fixed else 0][i]
+            return icepool.Die({**{(1, j, 0, t + 1): w for j, w in moves},
+                                **{(0, 0, k, t + 1): w for k, w in ends}})
+        start = (1, chains[0].states.index(seen["start"]), 0, 0)
+        keys = [chains[0].keys]
+    else:
+        first, second = seen["chains"]
+        t1, t2 = rows(first), rows(second)
+        def step(o):
+            if o[0] == 0:
+                return o
+            _, i, j, t = o
+            out = {}
+            moves1, ends1 = t1[i]
+            for k, w in ends1:
+                out[(0, 0, k, t + 1)] = out.get((0, 0, k, t + 1), 0) + w * second.denominator
+            moves2, ends2 = t2[j]
+            for i2, w in moves1:
+                for j2, v in moves2:
+                    out[(1, i2, j2, t + 1)] = out.get((1, i2, j2, t + 1), 0) + w * v
+                for k, v in ends2:
+                    out[(0, 1, k, t + 1)] = out.get((0, 1, k, t + 1), 0) + w * v
+            return icepool.Die(out)
+        start = (1, first.states.index(seen["start"][0]), second.states.index(seen["start"][1]), 0)
+        keys = [first.keys, second.keys]
+    die = icepool.map(step, icepool.Die([start]), repeat=steps)
+    den = die.denominator()
+    kw = seen["kw"]
+    details = ([kw.get("detail_of") or {}] if seen["kind"] == "walk"
+               else [kw.get("first_details") or {}, kw.get("second_details") or {}])
+    answer = {}
+    for o, q in die.items():
+        if o[0] == 0:
+            kind = "detail" if keys[o[1]][o[2]] in details[o[1]] else "plain"
+            label = f"{o[1]}:{kind}@{o[3]}"
+            answer[label] = answer.get(label, 0) + Fraction(q, den)
+        else:
+            answer["rest"] = answer.get("rest", 0) + Fraction(q, den)
+    return {"fight": seen["kind"], "answer": answer}
+"""
 
 LIB_SETUP = "from widgets import dice, damage, notation, trench_crusade as tc"
 ICE_SETUP = "import icepool"
@@ -162,9 +281,29 @@ def timed(call, before=None) -> float:
     return total / repeat
 
 
+def fight_answer(result) -> dict:
+    """A whole fight as ``{"side:chain result@step": chance, "rest": chance}``: the library's
+    FightOdds (its results and details read back to each side's chain results) or icepool's
+    answer (already in that form)."""
+    if isinstance(result, dict):
+        return result["answer"]
+    answer = {"rest": result.rest}
+    detail_side = {d: result.keys.index(main) for d, main in result.detail_of.items()}
+    for step, (end, part) in enumerate(zip(result.ends, result.details), start=1):
+        for side, key in enumerate(result.keys):
+            # a side's whole win, less its details, is the chain's plain result ("down"/"win"/"out")
+            rest_of_win = end[key] - sum(p for d, p in part.items() if detail_side[d] == side)
+            answer[f"{side if len(result.keys) > 1 else 0}:plain@{step}"] = rest_of_win
+        for detail, p in part.items():
+            answer[f"{detail_side[detail]}:detail@{step}"] = p
+    return answer
+
+
 def digest(result) -> str:
     """A fingerprint of the exact answer: every outcome with its reduced probability."""
     import hashlib
+    if type(result).__name__ == "FightOdds" or (isinstance(result, dict) and "fight" in result):
+        result = {k: p for k, p in fight_answer(result).items() if p}
     if hasattr(result, "rest_probability"):   # library OpenDist: the shown outcomes and the rest
         result = {**result.probabilities(), "rest": result.rest_probability()}
     if isinstance(result, dict):   # an odds table of Fractions
@@ -184,7 +323,12 @@ def child(which: str, section: str, index: int, warm_runs: int) -> None:
     expr = lib_expr if which == "lib" else ice_expr
     start = time.perf_counter()
     env: dict = {}
-    exec(LIB_SETUP if which == "lib" else ICE_SETUP + "\n" + CHART, env)
+    if section == "fight":
+        exec(FIGHT_LIB_SETUP if which == "lib" else FIGHT_ICE_SETUP, env)
+        if which == "ice":
+            env["prepare"](lib_expr)      # the library's chain, captured before the clock starts
+    else:
+        exec(LIB_SETUP if which == "lib" else ICE_SETUP + "\n" + CHART, env)
     imported = time.perf_counter()
     result = eval(expr, env)
     done = time.perf_counter()
@@ -250,12 +394,14 @@ def main() -> None:
     print(f"library (pure Python) vs icepool {icepool.__version__}; Python {sys.version.split()[0]}; "
           f"times in ms, median; ratio = icepool / library (> 1: library faster)\n")
     lib_imports, ice_imports, failures, slower = [], [], 0, []
-    titles = {"odds": "library dice functions",
+    titles = {"fight": "whole fights (widgets.fight): the library's call, chain built from the rules and every "
+                       "chance read, against icepool map(step, state, repeat=k) on the same chain",
+              "odds": "library dice functions",
               "notation": "dice calculator (widgets.notation): the text as typed; uncached = read "
                           "and computed from scratch on every call"}
     for section in args.section or list(SECTIONS):
         print(f"{titles[section]}")
-        header = (f"{'case':26} {'cold lib':>9} {'cold ice':>9} {'ratio':>7} | {'warm lib':>9} "
+        header = (f"{'case':30} {'cold lib':>9} {'cold ice':>9} {'ratio':>7} | {'warm lib':>9} "
                   f"{'warm ice':>9} {'ratio':>7} | {'lib uncached':>12} | exact")
         print(header)
         print("-" * len(header))
@@ -264,11 +410,11 @@ def main() -> None:
             ice = measure("ice", section, index, args.cold_runs, args.warm_runs, args.timeout)
             if lib is None:
                 failures += 1
-                print(f"{label:26} library ran out of time ({args.timeout:.0f} s)", flush=True)
+                print(f"{label:30} library ran out of time ({args.timeout:.0f} s)", flush=True)
                 continue
             lib_imports.append(lib[1])
             if ice is None:
-                print(f"{label:26} {ms(lib[0])} {'>' + str(int(args.timeout)) + ' s':>9} {'':>7} | "
+                print(f"{label:30} {ms(lib[0])} {'>' + str(int(args.timeout)) + ' s':>9} {'':>7} | "
                       f"{ms(lib[2])} {'-':>9} {'':>7} | {ms(lib[4]):>12} | icepool ran out of time",
                       flush=True)
                 continue
@@ -278,7 +424,7 @@ def main() -> None:
             cold_ratio, warm_ratio = ice[0] / lib[0], ice[2] / max(lib[2], 1e-9)
             if min(cold_ratio, warm_ratio) < 1:
                 slower.append(f"{section}: {label}")
-            print(f"{label:26} {ms(lib[0])} {ms(ice[0])} {cold_ratio:7.1f} | "
+            print(f"{label:30} {ms(lib[0])} {ms(ice[0])} {cold_ratio:7.1f} | "
                   f"{ms(lib[2])} {ms(ice[2])} {warm_ratio:7.1f} | {ms(lib[4]):>12} | "
                   f"{'same' if agree else 'DIFFERENT'}", flush=True)
         print()

@@ -179,6 +179,14 @@ BASE: dict[str, tuple[tuple, dict]] = {
     "hunters_moon.check_result": ((4, 2, 3, 9), {}), "pf2e.approach_options": ((15,), {"enemy_reach": 10}),
     "pf2e.stride_segments": ((5, 15), {"enemy_reach": 10}),
     "underface.opposed_result": ((23, 50, 31, 35), {}),
+    "pf2e.strike_damage": (("1d4-2",), {}),
+    "pf2e.turn_damage": ((10, 20, "1d8+4"), {"strikes": 3, "agile": True, "off_guard": False}),
+    "pf2e.strikes_to_down": ((10, 20, 30, "1d8+4"), {"strikes": 3, "agile": False, "off_guard": True}),
+    "trench_crusade.attacks_to_out": ((0, 0, 0, 1), {"tough": True, "blood": "bloodbath"}),
+    "underface.duel": ((uf.Fighter(60, 50, "숏소드", hp=10), uf.Fighter(50, 50, "숏소드", armor=1, hp=10)),
+                       {"first": "b"}),
+    "hunters_moon.round_loss": (([(2, 3, 3), (1, 4, 2)], 9), {"doom": 1, "pursuit": True}),
+    "hunters_moon.hunt": (([(2, 3, 3), (1, 4, 2)], 9, 20), {"doom": 1}),
 }
 
 # Arguments that take a value of another kind on purpose (a name or a number, a Dist or text...)

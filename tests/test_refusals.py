@@ -31,11 +31,14 @@ from fractions import Fraction
 import pytest
 
 import widgets
-from widgets import bfrpg, grid, hunters_moon as hm, underface as uf
+from widgets import bfrpg, fight, grid, hunters_moon as hm, underface as uf  # noqa: F401 (fight: COIN)
 from widgets.dice import Dist
 from widgets.errors import RuleInputError
 
 from test_properties import BASE as FUNCTION_BASE, TERRAIN, check_exact
+
+#: A two-state chain for the whole-fight functions: heads ends it, half the time each step.
+COIN = widgets.fight.Chain({"up": {"up": Fraction(1, 2), "heads": Fraction(1, 2)}}, keys=("heads",))
 
 TIME_LIMIT = 0.050            # seconds, best of 3
 MEMORY_LIMIT = 50 * 2**20     # bytes, tracemalloc peak
@@ -99,6 +102,8 @@ INSTANCES = {
     "notation.ChoiceRoll": lambda: widgets.notation.parse("choice[a,b,c]"),
     "notation.RepeatRoll": lambda: widgets.notation.parse("x3 2D6>=7"),
     "notation.CalcRoll": lambda: widgets.notation.parse("C(1+2)"),
+    "fight.FightOdds": lambda: widgets.fight.FightOdds(("win",), [{"win": Fraction(1, 2)}], Fraction(1, 2)),
+    "fight.Chain": lambda: COIN,
 }
 
 
@@ -219,6 +224,15 @@ EXTRA_BASE: dict[str, dict] = {
     "dice.series_work": {"P": ((1, 1), (2, 1)), "m": 3, "K": ((3, 1),), "n": 2, "cut": 40},
     "dice.series_reach": {"P": ((1, 1),), "m": 2, "K": ((1, 1),), "n": 1, "rest": Fraction(1, 10**6)},
     "limits.check_open": {"reach": 100, "steps": 100, "bits": 1000},
+    "limits.fight_work": {"steps": 40, "moves": 2000, "step_bits": 30, "results": 2},
+    "limits.check_fight": {"steps": 40, "moves": 2000, "step_bits": 30, "results": 2},
+    "fight.walk": {"chain": COIN, "start": "up", "min_steps": 3},
+    "fight.race": {"first": COIN, "first_start": "up", "second": COIN, "second_start": "up",
+                   "keys": ("a", "b"), "min_steps": 3},
+    "fight.FightOdds.chance": {"key": "win", "by": 1},
+    "fight.FightOdds.ended": {"by": 1},
+    "underface.Fighter": {"attack": 60, "defence": 50, "weapon": "숏소드", "db": "+1D4", "armor": 1,
+                          "hp": 12, "max_hp": 14},
 }
 
 #: Public callables with no integer-like parameter (text, flags, distributions, lists, terrains).
@@ -261,6 +275,8 @@ NO_INTEGER = {
     "notation.RepeatRoll.has_odds", "notation.RepeatRoll.replay", "notation.RerollRoll.dist",
     "notation.RerollRoll.replay", "notation.Roll.has_odds", "notation.Roll.replay", "notation.Roll.roundings",
     "notation.UpperRoll.dist", "notation.UpperRoll.highest", "notation.UpperRoll.replay",
+    "fight.Chain", "fight.Chain.start", "fight.Chain.step", "fight.FightOdds", "fight.FightOdds.cumulative",
+    "fight.FightOdds.mean_steps", "fight.length", "underface.duel",
 }
 
 #: Public classes that are not calls of this library's own code.

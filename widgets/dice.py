@@ -131,6 +131,36 @@ def _reduced_by(numerator: int, denominator: int, factors) -> Fraction:
     return _COPRIME(numerator, denominator // divisor)
 
 
+def _power_reader(base: int) -> Callable[[int, int], Fraction]:
+    """``(n, k) ↦ Fraction(n, base ** k)``, for the chances of a process whose every step
+    multiplies the denominator by ``base`` (a whole fight, :mod:`widgets.fight`): the prime
+    factors of ``base`` are found once, so ``base ** k`` is never factored, and each fraction is
+    reduced by a few divisions (a numerator is seldom divisible by a high power of a prime).
+
+    >>> over = _power_reader(36)
+    >>> over(6 ** 5, 3), over(7, 0)
+    (Fraction(1, 6), Fraction(7, 1))
+    """
+    primes, rest = [], base
+    for p in _SMALL_PRIMES:
+        if rest % p == 0:
+            e = 0
+            while rest % p == 0:
+                rest, e = rest // p, e + 1
+            primes.append((p, e, [p]))
+    if rest != 1:                         # a prime factor above 1000: one gcd per fraction
+        return lambda numerator, k: _reduced(numerator, base ** k)
+
+    def read(numerator: int, k: int) -> Fraction:
+        factors = []
+        for p, e, powers in primes:
+            while 2 ** len(powers) <= e * k:
+                powers.append(powers[-1] * powers[-1])
+            factors.append((p, e * k, tuple(powers)))
+        return _reduced_by(numerator, base ** k, tuple(factors))
+    return read
+
+
 class Dist:
     """An exact discrete distribution over integers (immutable).
 

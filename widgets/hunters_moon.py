@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 from typing import Iterable, Sequence
 
 from .dice import Dist, dice_sum, die
 from .errors import (RuleInputError, require_bool, require_int, require_items, require_odds,
                      require_text, shown)
+from .fight import Chain, FightOdds, walk
 
 # --- constants: the first two are the assumed check procedure (가정), the rest the source's ---
 FUMBLE_RAW = 2            # raw 2D6 = 2: fumble, always fails (assumed procedure)
@@ -615,19 +615,19 @@ def body_attack_damage(might: int, body_defence: int, weapon_power: int, paragra
     modifier = require_int(modifier, "modifier", "수정치", -MAX_VALUE, MAX_VALUE)
     body_defence = require_int(body_defence, "body_defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
     total_mod = might + modifier
-    weights: dict[int, Fraction] = {}
+    plain = pc_damage(weapon_power, paragraph, doom_stage, None, pursuit, critical_extra)
+    # whole-number weights over 36 × the damage's total (the same for a special: one more constant)
+    weights: dict[int, int] = {}
     for raw, weight in _TWO_D6.weights.items():
-        p = Fraction(weight, _TWO_D6.total)
         result = _outcome(raw, total_mod, body_defence)
         if result in ("fumble", "failure"):
-            weights[0] = weights.get(0, Fraction(0)) + p
+            weights[0] = weights.get(0, 0) + weight * plain.total
             continue
-        achievement = raw + total_mod if result == "special" else None
-        dealt = pc_damage(weapon_power, paragraph, doom_stage, achievement, pursuit, critical_extra)
-        for d, q in dealt.probabilities().items():
-            weights[d] = weights.get(d, Fraction(0)) + p * q
-    scale = lcm(*(p.denominator for p in weights.values()))
-    return Dist({d: int(p * scale) for d, p in weights.items()})
+        dealt = plain if result == "success" else \
+            pc_damage(weapon_power, paragraph, doom_stage, raw + total_mod, pursuit, critical_extra)
+        for d, w in dealt.weights.items():
+            weights[d] = weights.get(d, 0) + weight * w * (plain.total // dealt.total)
+    return Dist(weights)
 
 
 def can_interfere(same_paragraph: bool, placed_before_this_round: bool,
@@ -659,3 +659,95 @@ def can_interfere(same_paragraph: bool, placed_before_this_round: bool,
 
 #: 방해 costs one cause (인과) from each area of the wheel of fate but the black one.
 INTERFERENCE_AREAS = 4
+
+
+# --- can the PCs bring the body down? (issue 30: widgets.fight) ------------------------------
+#: Most PCs of one :func:`hunt`.
+MAX_HUNT_PCS = 4
+#: Result key of :func:`hunt`.
+HUNT_RESULTS = ("win",)
+
+
+def _hunt_pc(pc: object) -> tuple[int, int, int]:
+    if not isinstance(pc, (tuple, list)) or len(pc) != 3:
+        raise RuleInputError(f"a PC is (might, weapon power, paragraph), got {shown(pc)}",
+                             f"PC는 (【무용】, 무기 위력, 패러그래프) 세 수로 넣어 주세요 (입력값: {shown(pc)}).")
+    return (require_int(pc[0], "might", "무용", -MAX_VALUE, MAX_VALUE),
+            require_int(pc[1], "weapon_power", "무기 위력", 0, MAX_POWER),
+            require_int(pc[2], "paragraph", "패러그래프", 1, OUT_OF_RANGE))
+
+
+def round_loss(pcs: Sequence[tuple[int, int, int]], defence: int, doom: int = 0,
+               pursuit: bool = False, cap: "int | None" = None) -> Dist:
+    """【생명력】 the body loses in one round in which each PC of ``pcs`` ((【무용】, weapon power,
+    paragraph) each) attacks it once (:func:`body_attack_damage`); in the pursuit round every hit
+    is +1D6. With ``cap`` each attack's damage is capped there (the total stays exact up to it).
+
+    >>> round_loss([(2, 3, 3)], 9).probability(0)
+    Fraction(5, 12)
+    >>> round_loss([(2, 3, 3), (1, 2, 1)], 9, cap=8).max
+    16
+    """
+    people = [_hunt_pc(pc) for pc in require_items(pcs, "pcs", "PC 목록", MAX_HUNT_PCS)]
+    if cap is not None:
+        cap = require_int(cap, "cap", "피해 상한", 1, MAX_DURABILITY)
+    total = Dist.constant(0)
+    for might, power, paragraph in people:
+        loss = body_attack_damage(might, defence, power, paragraph, doom, pursuit=pursuit)
+        total = total + (loss if cap is None else loss.map(lambda x: min(x, cap)))
+    return total
+
+
+def hunt(pcs: Sequence[tuple[int, int, int]], defence: int, life: int, doom: int = 0,
+         pursuit: "int | None" = None) -> FightOdds:
+    """Exact odds that the PCs bring the monster body down, round by round.
+
+    ``pcs``: 1 to 4 PCs as (【무용】, weapon power, paragraph); in each melee round each PC
+    attacks the body once: the hit check 2D6 + 【무용】 against its 【방어치】 ``defence``
+    (:func:`check_odds`), a hit deals weapon power + paragraph + the doom stage ``doom``, a
+    special (raw 12) adds the 달성치 (:func:`body_attack_damage`). Two melee rounds; with
+    ``pursuit`` (the pursuing PC's 【두뇌】 or 【기술】) a pursuit check against ``defence``
+    (:func:`pursuit_odds`) follows while the body has 【생명력】 left, and on a success one more
+    round in which all damage is +1D6. Result ``"win"`` (【생명력】 0), one step a round: melee
+    round 1, melee round 2 and (with ``pursuit``) the pursuit; a fixed end, so ``rest`` is the
+    chance that the body survives.
+
+    Readings (가정): threats are left out (their attacks, the damage they take, the 【생명력】
+    a destroyed threat takes from the body); each PC attacks the body every round and keeps its
+    paragraph; no recon round, no statuses and no other modifiers; the doom stage does not change
+    during the fight.
+
+    >>> odds = hunt([(2, 3, 3), (1, 4, 2)], defence=9, life=20, pursuit=2)
+    >>> odds.keys, odds.steps, odds.fixed_end
+    (('win',), 3, True)
+    >>> [round(float(x), 4) for x in odds.cumulative("win")], round(float(odds.rest), 4)
+    ([0.0432, 0.1476, 0.4198], 0.5802)
+    >>> hunt([(2, 3, 3)], defence=9, life=20).steps       # no pursuit: the two melee rounds
+    2
+    """
+    people = [_hunt_pc(pc) for pc in require_items(pcs, "pcs", "PC 목록", MAX_HUNT_PCS)]
+    if not people:
+        raise RuleInputError("a hunt needs 1 to 4 PCs", f"PC는 1명부터 {MAX_HUNT_PCS}명까지 넣어 주세요.")
+    defence = require_int(defence, "defence", "본체 방어치", -MAX_TARGET, MAX_TARGET)
+    life = require_int(life, "life", "본체 생명력", 1, MAX_DURABILITY)
+    doom = require_int(doom, "doom", "파멸의 색 각성단계", 0, MAX_DOOM_STAGE)
+    go_on = None if pursuit is None else pursuit_odds(pursuit, defence)
+
+    def chain(loss: Dist, go_on: Fraction) -> Chain:
+        """One round: with chance ``go_on`` it is played (``loss``), else the body is left be."""
+        weights, scale = loss.weights, go_on.numerator
+        stay = (go_on.denominator - go_on.numerator) * loss.total
+        rows: dict = {}
+        for lost in range(life):
+            row: dict = {lost: stay} if stay else {}
+            for x, w in weights.items():
+                target = lost + x if lost + x < life else "win"
+                row[target] = row.get(target, 0) + scale * w
+            rows[lost] = row
+        return Chain(rows, HUNT_RESULTS)
+
+    melee = chain(round_loss(people, defence, doom, cap=life), Fraction(1))
+    rounds = [melee, melee]
+    if go_on is not None:
+        rounds.append(chain(round_loss(people, defence, doom, pursuit=True, cap=life), go_on))
+    return walk(rounds, 0)

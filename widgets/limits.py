@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_items
+from .errors import MAX_NAME_TEXT, RuleInputError, particle, require_int, require_items
 
 #: Most faces one die may have.
 MAX_SIDES = 1000
@@ -86,6 +86,18 @@ MAX_OPEN_REACH = 20_000
 #: the heaviest within half a second.
 MAX_SERIES_STEPS = 6_000_000
 MAX_SERIES_PRODUCT_BITS = 1_000_000
+#: A whole fight (:mod:`widgets.fight`) is listed step by step until what is left is at most
+#: :data:`OPEN_REST`; a fight that may need more steps than this (by the bound of
+#: ``widgets.fight.length``, which steps the fight in floats first) is refused before it starts.
+MAX_FIGHT_STEPS = 2_000
+#: Most moves (states × outcomes, step after step) of that float plan: about 20 ms, so that a
+#: fight too long to list is refused at once (one that can never end is refused before it).
+MAX_FIGHT_PLAN = 500_000
+#: Most work of one whole fight: steps × the bits its weights grow to (steps × bits of one
+#: step's denominator, at least 64) × (the chain's moves, states × outcomes, + 128 per result
+#: read back as exact fractions), over 64. The heaviest accepted fight answers, and is read in
+#: full, within about 0.15 s natively.
+MAX_FIGHT_WORK = 30_000_000
 #: Most D66 rolls added up in one term (``50D66``): each is two dice read as tens and units.
 MAX_D66_DICE = 50
 #: Most repetitions of one command (``x5 2D6``) and items of one choice (``choice[A,B,C]``): BCDice's
@@ -281,6 +293,51 @@ def refuse_pool(count: int) -> None:
                          "모든 답이 1초 안에 나오도록 정한 한도입니다.")
 
 
+def fight_work(steps: int, moves: int, step_bits: int, results: int = 1) -> int:
+    """The cost measure of a fight of ``steps`` steps over a chain of ``moves`` moves whose one
+    step multiplies the denominator by a number of ``step_bits`` bits, with ``results`` series of
+    chances to read (see :data:`MAX_FIGHT_WORK`).
+
+    >>> fight_work(10, 100, 20), fight_work(100, 100, 20, results=2)
+    (7125, 1112500)
+    """
+    return steps * max(64, steps * step_bits) * (moves + 128 * results) // 64
+
+
+def check_fight(steps: "int | None", moves: int, step_bits: int, results: int = 1) -> None:
+    """Refuse a whole fight that may need more than :data:`MAX_FIGHT_STEPS` steps (``None``: no
+    end was found within the plan) or more than :data:`MAX_FIGHT_WORK` work, before it starts.
+
+    >>> check_fight(40, 2_000, 30)
+    >>> check_fight(None, 100, 20)
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: the fight may go on for more than 2000 steps (or past the float plan's limit) before its end is within one in a million, so that every answer comes within a second
+    """
+    if steps is not None:
+        steps = require_int(steps, "steps", "단계 수", 0, 10**12)
+    moves = require_int(moves, "moves", "상태 이동 수", 0, 10**12)
+    step_bits = require_int(step_bits, "step_bits", "한 단계의 비트 수", 0, 10**6)
+    results = require_int(results, "results", "결과 수", 0, 10**6)
+    if steps is None or steps > MAX_FIGHT_STEPS:
+        raise RuleInputError(
+            f"the fight may go on for more than {MAX_FIGHT_STEPS} steps (or past the float plan's "
+            f"limit) before its end is within one in a million, {_why()}",
+            f"이 싸움은 너무 길어 계산하지 않습니다{'' if steps is None else f' (입력: {steps}단계)'}: "
+            f"{MAX_FIGHT_STEPS}단계(라운드·턴·공격) 안에, 또는 "
+            "정한 계산량 안에 끝날 확률이 100만분의 1 이내로 좁혀지지 않습니다. 명중하거나 피해를 줄 확률이 "
+            "너무 낮거나 HP가 너무 큽니다. 모든 답이 1초 안에 나오도록 정한 한도입니다.")
+    work = fight_work(steps, moves, step_bits, results)
+    if work > MAX_FIGHT_WORK:
+        raise RuleInputError(
+            f"the fight is too big: {steps} steps over {moves} moves take {work} of work, at most "
+            f"{MAX_FIGHT_WORK}, {_why()}",
+            f"이 싸움은 계산이 너무 큽니다: 최대 {steps}단계, 상태 이동 {moves}가지, 한 단계 {step_bits}비트, "
+            f"결과 {results}가지로 계산량이 {work}, "
+            f"{MAX_FIGHT_WORK}까지만 계산합니다. HP를 줄이거나 명중·피해를 높여 주세요 "
+            "(모든 답이 1초 안에 나오도록 정한 한도).")
+
+
 def limits_table() -> list[dict[str, object]]:
     """The limits with what they bound, for the API appendix (Korean and English).
 
@@ -330,6 +387,15 @@ def limits_table() -> list[dict[str, object]]:
          "work of computing and reading it (outcomes × faces that roll again × bits of the weights)"),
         ("MAX_SERIES_PRODUCT_BITS", MAX_SERIES_PRODUCT_BITS, "그 계산을 합치는 곱의 비트 수",
          "bits of the product that joins that computation"),
+        ("MAX_FIGHT_STEPS", MAX_FIGHT_STEPS,
+         "싸움 전체(결투·쓰러뜨리기까지)를 계산할 때 나열하는 최대 단계(라운드·턴·공격) 수",
+         "steps (rounds, turns, attacks) one whole fight may need"),
+        ("MAX_FIGHT_PLAN", MAX_FIGHT_PLAN,
+         "싸움의 길이를 미리 어림할 때(소수 계산) 따라가는 상태 이동의 수",
+         "moves of the float plan that finds a fight's length first"),
+        ("MAX_FIGHT_WORK", MAX_FIGHT_WORK,
+         "싸움 전체의 계산량 (단계 수 × 가중치 비트 수 × (상태 이동 수 + 결과 수 × 128) ÷ 64)",
+         "work of one whole fight (steps × bits of the weights × (moves + 128 × results) ÷ 64)"),
         ("MAX_D66_DICE", MAX_D66_DICE, "식의 한 항에 더하는 D66의 수", "D66 rolls added up in one term"),
         ("MAX_REPEAT", MAX_REPEAT, "반복 명령(x5 2D6)의 반복 횟수 (BCDice의 한도)",
          "repetitions of one command (BCDice's limit)"),

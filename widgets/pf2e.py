@@ -19,8 +19,10 @@ from fractions import Fraction
 from typing import Sequence
 
 from . import limits
-from .dice import die
+from .damage import from_probabilities, parse_damage
+from .dice import Dist, die
 from .errors import RuleInputError, require_bool, require_int, require_odds, shown
+from .fight import Chain, FightOdds, walk
 from .ranges import RangeBands
 
 #: Bound on any single bonus, penalty or roll modifier (bigger numbers are typos).
@@ -449,3 +451,90 @@ def approach_options(distance: object, reach: object = 5, enemy_reach: object = 
     target = d - gap
     return {"gap": gap, "step": 0 < gap <= STEP_FT,
             "stride": stride_segments(d, target, enemy_reach) if gap else []}
+
+
+# --- turns to bring a target down (issue 30: widgets.fight) -----------------------------------
+#: Most HP of a target for :func:`strikes_to_down` (the widget offers up to 60; the work limit
+#: decides the rest).
+MAX_TARGET_HP = 1000
+#: Most Strikes in one turn (three actions).
+MAX_STRIKES = 3
+#: Result key of :func:`strikes_to_down`.
+DOWN_RESULTS = ("down",)
+
+
+def strike_damage(damage: object, hp: "int | None" = None) -> Dist:
+    """HP one hit takes: the damage expression's roll, at least 1 (보충 규칙, Player Core: damage
+    is never below 1 after a successful Strike), optionally capped at ``hp`` (more makes no
+    difference to bringing the target down).
+
+    >>> strike_damage("1d4-2").probabilities()
+    {1: Fraction(3, 4), 2: Fraction(1, 4)}
+    """
+    roll = parse_damage(damage, allow_db=False).dist()
+    cap = None if hp is None else require_int(hp, "hp", "HP", 1, MAX_TARGET_HP)
+    return roll.map(lambda x: max(1, x) if cap is None else min(cap, max(1, x)))
+
+
+def turn_damage(bonus: object, ac: object, damage: object, strikes: object = 3, agile: object = False,
+                off_guard: object = False, hp: "int | None" = None) -> Dist:
+    """HP one turn of ``strikes`` Strikes takes, exactly: each Strike with its multiple attack
+    penalty (:func:`strike_odds`); a success deals :func:`strike_damage`, a critical success
+    double that total (보충 규칙, Player Core), a failure nothing. With ``hp`` each Strike's
+    damage is capped there (the turn total stays exact at and below ``hp``).
+
+    >>> turn_damage(10, 20, "1d6", strikes=1).probability(0)   # d20+10 vs AC 20: 9 or less misses
+    Fraction(9, 20)
+    """
+    count = require_int(strikes, "strikes", "Strike 수", 1, MAX_STRIKES)
+    normal = strike_damage(damage, hp)
+    critical = normal.map(lambda x: 2 * x)
+    total = Dist.constant(0)
+    for number in range(1, count + 1):
+        odds = strike_odds(bonus, ac, attack_number=number, agile=agile, off_guard=off_guard)
+        weights: dict[int, Fraction] = {0: odds["failure"] + odds["critical_failure"]}
+        for dist, p in ((normal, odds["success"]), (critical, odds["critical_success"])):
+            for x, q in dist.probabilities().items():
+                weights[x] = weights.get(x, Fraction(0)) + p * q
+        total = total + from_probabilities({x: p for x, p in weights.items() if p})
+    return total
+
+
+def strikes_to_down(bonus: object, ac: object, hp: object, damage: object, strikes: object = 3,
+                    agile: object = False, off_guard: object = False) -> FightOdds:
+    """Exact odds that a target is down (HP 0) by each turn of ``strikes`` Strikes.
+
+    Each turn: ``strikes`` Strikes with the multiple attack penalty of the source (−5/−10;
+    ``agile`` −4/−8), degrees of success from the d20 (:func:`degree_odds`); a success deals the
+    damage expression's roll, at least 1, a critical success double that total (both 보충 규칙,
+    Player Core); a failure nothing. ``off_guard``: the target's AC is 2 lower (보충 규칙).
+    Result ``"down"``, one step a turn; steps until the rest is at most one in a million, and at
+    least 3 (the GM's question: down within 3 turns?).
+
+    Readings (가정): the target does nothing that changes the odds (no healing, Shield Block,
+    resistance or weakness, no moving away), the damage expression holds every bonus (no
+    persistent damage, no deadly or fatal traits), the multiple attack penalty starts again each
+    turn, every Strike of a turn is made until the target is down, and ``off_guard`` lasts the
+    whole fight.
+
+    >>> odds = strikes_to_down(10, 20, 30, "1d8+4")
+    >>> odds.keys, odds.steps
+    (('down',), 19)
+    >>> [round(float(odds.chance("down", by=t)), 4) for t in (1, 2, 3, 4)]
+    [0.0255, 0.1596, 0.3876, 0.6153]
+    >>> round(float(odds.mean_steps()), 2)          # turns, on average
+    4.24
+    >>> strikes_to_down(20, 15, 60, "2d12+10").steps    # listed to turn 3 all the same
+    3
+    """
+    hp = require_int(hp, "hp", "HP", 1, MAX_TARGET_HP)
+    turn = turn_damage(bonus, ac, damage, strikes, agile, off_guard, hp)
+    probabilities = turn.probabilities()
+    rows = {}
+    for lost in range(hp):   # every loss that reaches HP 0 adds into "down"
+        merged: dict = {}
+        for x, p in probabilities.items():
+            target = lost + x if lost + x < hp else "down"
+            merged[target] = merged.get(target, Fraction(0)) + p
+        rows[lost] = merged
+    return walk(Chain(rows, DOWN_RESULTS), 0, min_steps=3)

@@ -21,6 +21,7 @@ from . import dice as dice_lib  # the rules' own word "dice" names the ±DICE ar
 from . import limits
 from .errors import (RuleInputError, require_bool, require_choice, require_int, require_number,
                      require_odds, round_up)
+from .fight import Chain, FightOdds, walk
 from .ranges import RangeBands
 
 #: Net ±DICE accepted by the API: each DICE is one more die rolled (the library's pool limit).
@@ -376,3 +377,104 @@ def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
         for result, p in injury_odds(_check_dice(extra + bonus), armour, injury_modifier).items():
             out[result] += roll[key] * p
     return out
+
+
+# --- attacks to take a model out of action (issue 30: widgets.fight) -------------------------
+#: How the attacking player spends the target's blood markers on injury rolls (all three are
+#: the book's readings, 가정, beside "none"): key → Korean label.
+BLOOD_POLICIES: dict[str, str] = {
+    "none": "쓰지 않음",
+    "dice": "부상 굴림마다 가진 표식을 모두 +DICE로 씀 (가정)",
+    "bloodbath": "유혈낭자를 쓸 수 있게 되면 바로 씀 (가정)",
+}
+#: Result key of :func:`attacks_to_out`.
+OUT_RESULTS = ("out",)
+
+
+def _after_injury(result: str, down: bool, tough: bool, markers: int) -> "tuple[bool, bool, int] | str":
+    """The target's state (down, TOUGH left, blood markers) after one injury-chart result, or
+    ``"out"``."""
+    if result == "out_of_action" and not tough:
+        return "out"
+    if result == "out_of_action":            # TOUGH: the first out of action is down instead
+        tough, result = False, "down"
+    if result == "minor_hit":
+        return down, tough, markers + 1
+    if result == "down":
+        return True, tough, markers + (2 if down else 1)
+    return down, tough, markers
+
+
+def attacks_to_out(dice: int = 0, modifier: int = 0, injury_dice: int = 0, armour: int = 0,
+                   tough: bool = False, blood: str = "none") -> FightOdds:
+    """Exact odds that a model is out of action by each attack of one profile.
+
+    Each attack is a success roll (:func:`success_odds`, net ``dice`` and ``modifier``): 7 or
+    more hits, 12 or more is a critical (+1 DICE on its injury roll). A hit makes an injury
+    roll (:func:`injury_odds`: 2D6 with ``injury_dice``, ``armour`` subtracted, read on the
+    injury chart, 보충 규칙): no effect; minor hit (+1 blood marker); down (+1 blood marker, +2 if
+    already down); out of action. A down target gives +1 DICE to injury rolls against it;
+    ``tough``: the first out-of-action result is down instead. ``blood`` is how the attacking
+    player spends the target's blood markers on injury rolls (:data:`BLOOD_POLICIES`), tracked
+    exactly: ``"none"``; ``"dice"``: every marker as +1 DICE on each injury roll (가정);
+    ``"bloodbath"``: a bloodbath (one more kept die) as soon as the markers pay for it, 6 or 3
+    when the target is down (가정), and no marker spent otherwise. Result ``"out"``, one step
+    an attack; steps until the rest is at most one in a million.
+
+    Readings (가정): the target starts unhurt with no markers and does nothing between attacks
+    (no blessing markers, no recovery); every attack has the same profile; the markers an
+    injury roll gives come after it; the down that TOUGH turns an out of action into gives
+    markers as a down result does; spent markers are removed.
+
+    >>> odds = attacks_to_out()
+    >>> odds.keys, round(float(odds.chance("out", by=1)), 4), round(float(odds.chance("out", by=3)), 4)
+    (('out',), 0.1689, 0.4803)
+    >>> [round(float(attacks_to_out(armour=2, tough=True, blood=b).chance("out", by=4)), 4)
+    ...  for b in BLOOD_POLICIES]
+    [0.0364, 0.0826, 0.0629]
+    """
+    roll = success_odds(dice, modifier)
+    base = _check_dice(injury_dice)
+    armour = require_int(armour, "armour", "갑옷", 0, 20)
+    tough = require_bool(tough, "tough", "강인함(TOUGH)")
+    policy = require_choice(blood, "blood", "유혈 표식 쓰는 법", tuple(BLOOD_POLICIES))
+    chart: dict = {}
+
+    def injury(extra: int, bloodbath: bool) -> dict[str, Fraction]:
+        if (extra, bloodbath) not in chart:
+            chart[(extra, bloodbath)] = injury_odds(_check_dice(base + extra), armour,
+                                                    bloodbath=bloodbath)
+        return chart[(extra, bloodbath)]
+
+    rows: dict = {}
+    todo = [(False, tough, 0)]
+    while todo:
+        state = todo.pop()
+        if state in rows:
+            continue
+        down, tough_left, markers = state
+        row: dict = {}
+
+        def add(target, p):
+            if p:
+                row[target] = row.get(target, Fraction(0)) + p
+
+        add(state, roll["failure"])
+        for grade, p in (("success", roll["success"]), ("critical", roll["critical"])):
+            extra = DICE_SOURCES["target_down"][2] * down \
+                + (DICE_SOURCES["critical"][2] if grade == "critical" else 0)
+            spent, bloodbath = 0, False
+            if policy == "dice":
+                spent = markers
+            elif policy == "bloodbath" and bloodbath_available(markers, down):
+                spent, bloodbath = BLOODBATH_COST["down" if down else "normal"], True
+            for result, q in injury(extra + DICE_SOURCES["blood_injury"][2] * spent * (policy == "dice"),
+                                    bloodbath).items():
+                target = _after_injury(result, down, tough_left,
+                                       markers - spent if policy != "none" else 0)
+                if policy == "none" and target != "out":
+                    target = (target[0], target[1], 0)
+                add(target, p * q)
+        rows[state] = row
+        todo += [t for t in row if t != "out" and t not in rows]
+    return walk(Chain(rows, OUT_RESULTS), (False, tough, 0))

@@ -14,17 +14,18 @@ Fraction(1, 4)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from fractions import Fraction
 from typing import Iterable, Literal
 
 from . import limits
-from .damage import (HP_STATES, DamageExpr, after_armor, divide_up, from_probabilities,
+from .damage import (HP_STATES, DamageExpr, after_armor, db_dist, divide_up, from_probabilities,
                      hp_states, parse_damage)
 from .dice import Dist
 from .datafiles import read_csv
-from .errors import (RuleInputError, particle, require_bool, require_instance, require_int,
-                     require_items, require_number, require_odds, shown)
+from .fight import Chain, FightOdds, race
+from .errors import (RuleInputError, particle, require_bool, require_choice, require_instance,
+                     require_int, require_items, require_number, require_odds, shown)
 
 MAX_SKILL = 200       # skills may pass 100 in D100 games; 200 is plenty
 MAX_HP = 1000
@@ -598,8 +599,8 @@ __all__ = [
     "ARMOR", "CHECK_RESULTS", "DEFAULT_SETTINGS", "FIRST_AID_HEAL", "HIT_OUTCOMES", "HP_STATES",
     "MELEE_WEAPONS", "MOVES", "NATURAL_RECOVERY", "OUTCOME_LABELS", "PHYSICAL_CHECKS",
     "RANGED_WEAPONS", "RANGE_LABELS", "SHIELDS", "WEAPONS", "Armor", "Character",
-    "CheckSettings", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
-    "death_threshold", "effective_target", "first_aid", "hit_chance", "hit_hp_states",
+    "CheckSettings", "DUEL_DETAILS", "DUEL_RESULTS", "Fighter", "Weapon", "check_odds", "damage_after_armor", "damage_distribution",
+    "death_threshold", "duel", "effective_target", "first_aid", "hit_chance", "hit_hp_states",
     "hp_after_hit", "movement", "opposed_odds", "opposed_result", "range_difficulty",
     "success_chance", "turn_order", "weeks_to_recover",
 ]
@@ -680,3 +681,130 @@ def hp_loss_per_attack(weapon: str, attack_skill: int, dodge_skill: int, armor: 
             weights[v] = weights.get(v, Fraction(0)) + p * q
     weights[0] = weights.get(0, Fraction(0)) + 1 - hit_chance(odds)
     return from_probabilities(weights)
+
+
+# --- a whole duel (issue 30: widgets.fight) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One side of a :func:`duel`.
+
+    ``attack``: the weapon skill; ``defence``: the skill rolled to parry or dodge, after any
+    penalty (the armour's penalty on a dodge is the reader's to take off), or ``None`` when the
+    fighter cannot defend; ``weapon``: a name of :data:`WEAPONS` or a damage expression;
+    ``db``: a DB as the damage functions take it (``"0"``, ``"+1D4"`` …); ``armor``: the
+    fighter's own armour, in points or by name (it lowers the damage the fighter takes);
+    ``hp``: current HP (keyword); ``max_hp``: maximum HP for the death threshold (keyword;
+    default ``hp``: the fighter starts unhurt, 가정).
+
+    >>> Fighter(60, 40, "숏소드", hp=12).max_hp
+    12
+    """
+
+    attack: int
+    defence: "int | None"
+    weapon: str
+    db: "Dist | str | None" = "0"
+    armor: "str | int" = 0
+    _: KW_ONLY
+    hp: int
+    max_hp: "int | None" = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attack", require_int(self.attack, "attack", "공격 기능", 0, MAX_SKILL))
+        if self.defence is not None:
+            object.__setattr__(self, "defence",
+                               require_int(self.defence, "defence", "방어 기능", 0, MAX_SKILL))
+        _weapon_expr(self.weapon)
+        db_dist(self.db)
+        _armor_value(self.armor)
+        object.__setattr__(self, "hp", require_int(self.hp, "hp", "HP", 1, MAX_DUEL_HP))
+        max_hp = self.hp if self.max_hp is None else \
+            require_int(self.max_hp, "max_hp", "최대 HP", self.hp, MAX_HP)
+        object.__setattr__(self, "max_hp", max_hp)
+
+
+#: Most HP of one side of a duel (the widget offers up to 60; the work limit decides the rest).
+MAX_DUEL_HP = 200
+
+#: Result keys of :func:`duel` (who won) and its details (who fell how).
+DUEL_RESULTS = ("a", "b")
+DUEL_DETAILS = {"b_at_death_threshold": "a", "a_at_death_threshold": "b"}
+
+
+def _blows(attacker: Fighter, defender: Fighter, settings: CheckSettings) -> Chain:
+    """The chain of ``attacker``'s attacks on ``defender`` (one attack a round). States ``(HP lost, hard)``; results ``down`` and
+    ``at_death_threshold`` (the downing blow takes HP to the threshold or below)."""
+    normal = damage_distribution(attacker.weapon, defender.armor, attacker.db).probabilities()
+    special = damage_distribution(attacker.weapon, defender.armor, attacker.db,
+                                  special=True).probabilities()
+    threshold = death_threshold(defender.max_hp)
+    odds = {hard: opposed_odds(attacker.attack, defender.defence, attack_hard=hard, settings=settings)
+            for hard in (False, True)}
+    flags = (False, True) if odds[False]["defender_wins_special"] else (False,)
+    rows: dict = {}
+    for lost in range(defender.hp):
+        for hard in flags:
+            row: dict = {}
+
+            def add(target, p):
+                row[target] = row.get(target, Fraction(0)) + p
+
+            o = odds[hard]
+            add((lost, False), o["both_fail"] + o["defender_wins"])
+            if o["defender_wins_special"]:
+                add((lost, True), o["defender_wins_special"])
+            for dist, p in ((normal, o["attacker_wins"]), (special, o["attacker_wins_special"])):
+                for damage, q in dist.items():
+                    total = lost + damage
+                    if total < defender.hp:
+                        add((total, False), p * q)
+                    else:
+                        add("at_death_threshold" if defender.hp - total <= threshold else "down", p * q)
+            rows[(lost, hard)] = row
+    return Chain(rows, ("down", "at_death_threshold"))
+
+
+def duel(a: Fighter, b: Fighter, first: str = "a",
+         settings: CheckSettings = DEFAULT_SETTINGS) -> FightOdds:
+    """Exact odds of a duel fought to the first side down, round by round.
+
+    Each round ``first`` attacks, then the other side if still standing; the target always
+    defends (``defence`` ``None``: it cannot). The hit check is :func:`opposed_odds`; a normal
+    hit does the weapon's roll plus DB, a special hit the weapon's maximum plus DB rolled
+    (:func:`damage_distribution`); the target's armour comes off, never below 0. A defender's
+    special win makes the attacker's next attack hard (and only that one). A side at HP 0 or
+    less is down and the fight ends. Results ``"a"`` (b fell) and ``"b"`` (a fell), one step a
+    round; details ``"b_at_death_threshold"`` (part of ``"a"``) and ``"a_at_death_threshold"``
+    (part of ``"b"``): the downing blow takes the loser to its death threshold
+    (:func:`death_threshold` of ``max_hp``) or below, the GM's second question when the loser is
+    a PC (4.4).
+
+    Readings (가정): both sides only attack (no waiting, moving, fleeing or first aid); the
+    attack and the defence are rolled every round with the same skills (no other penalties);
+    the hard difficulty of a defender's special applies to the attacker's next attack, the next
+    action the duel has; a special hit's DB is rolled (``½DB`` weapons halve it).
+
+    >>> odds = duel(Fighter(60, 50, "숏소드", hp=10), Fighter(50, 50, "숏소드", hp=10))
+    >>> odds.keys, odds.steps, odds.rest <= Fraction(1, 10**6)
+    (('a', 'b'), 23, True)
+    >>> [round(float(x), 4) for x in (odds.chance("a"), odds.chance("a", by=3), odds.mean_steps())]
+    [0.6587, 0.294, 4.1723]
+    >>> pc = Fighter(60, 50, "숏소드", db="+1D4", hp=12)        # A, a PC
+    >>> odds = duel(pc, Fighter(45, 40, "그레이트 소드", armor="가죽 갑옷", hp=14), first="b")
+    >>> round(float(odds.chance("a")), 4), round(float(odds.chance("a_at_death_threshold") / odds.chance("b")), 4)
+    (0.3576, 0.3222)
+    """
+    require_instance(a, Fighter, "a", "A")
+    require_instance(b, Fighter, "b", "B")
+    first = require_choice(first, "first", "먼저 공격하는 쪽", DUEL_RESULTS)
+    settings = _settings(settings)
+    a_hits, b_hits = _blows(a, b, settings), _blows(b, a, settings)
+    sides = {"a": (a_hits, "b_at_death_threshold"), "b": (b_hits, "a_at_death_threshold")}
+    second = "b" if first == "a" else "a"
+    odds = race(sides[first][0], (0, False), sides[second][0], (0, False), keys=(first, second),
+                first_details={"at_death_threshold": sides[first][1]},
+                second_details={"at_death_threshold": sides[second][1]})
+    return FightOdds(DUEL_RESULTS, odds.ends, odds.rest, details=odds.details,
+                     detail_of=odds.detail_of)

@@ -300,7 +300,7 @@
   }
 
   // the slider's step nearest to n, within its ends, the lower of two as near (the same rule as
-  // widgets.views.live.nearest_option in Jupyter), written with the step's own decimals
+  // widgets.views.jupyter.nearest_option in Jupyter), written with the step's own decimals
   function snap(slider, n) {
     const at = (Math.min(Math.max(n, slider.start), slider.end) - slider.start) / slider.step;
     const steps = Math.ceil(at - 0.5 - 1e-9);

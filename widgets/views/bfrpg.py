@@ -505,8 +505,10 @@ class GridExplorer:
     def ipywidget(self):
         """The explorer as on the site, its squares computed by the kernel
         (:mod:`widgets.views.grid_widget`)."""
+        import sys
+
         from .grid_widget import grid_widget
-        return grid_widget(self)
+        return grid_widget(self, sys.modules[__name__])   # the grid's parts, passed down
 
     def text(self) -> str:
         res = self.result()

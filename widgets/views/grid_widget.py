@@ -49,16 +49,14 @@ def esm() -> str:
 
 
 @cache
-def _model_class():
+def _model_class(grid_css: str):
     """The anywidget class (made on first use: importing the library needs no anywidget)."""
     import anywidget
     import traitlets
 
-    from . import bfrpg as views
-
     class GridModel(anywidget.AnyWidget):
         _esm = esm()
-        _css = views.grid_css() + JUPYTER_CSS
+        _css = grid_css + JUPYTER_CSS
         data = traitlets.Dict().tag(sync=True)       # texts and menus (GridExplorer.export)
         cells = traitlets.Dict().tag(sync=True)      # the squares, as the site's cells source
         path = traitlets.Dict().tag(sync=True)       # {i, squares, seq}: a square's shown path
@@ -74,10 +72,9 @@ class JupyterGrid:
     """One explorer in a notebook: the model the front end shows, the text boxes, and the
     current plan with its library answer (``result``, ``options``)."""
 
-    def __init__(self, explorer):
+    def __init__(self, explorer, views):
         import ipywidgets as w
 
-        from . import bfrpg as views
         self.views, self.explorer = views, explorer
         data = dict(explorer.export(), uid=explorer.uid, legend=views.legend_html(),
                     titles={"tool": "도구 (칸을 누르면)", "rate": "갑옷과 짐 (이동 속도)",
@@ -86,7 +83,8 @@ class JupyterGrid:
                     rateOptions=[["scene", "예제에 적힌 이동 속도"]]
                     + [[k, lab] for k, (lab, _) in explorer.rates.items()],
                     sceneOptions=[[k, lab] for k, (lab, _, _) in explorer.scenes.items()])
-        self.model = _model_class()(data=data, scene=explorer.scene, rate_key=explorer.rate_key)
+        self.model = _model_class(views.grid_css())(data=data, scene=explorer.scene,
+                                                    rate_key=explorer.rate_key)
         self.boxes = {k: w.Text(description=lab, continuous_update=False,
                                 style={"description_width": "initial"},
                                 layout=w.Layout(width="100%" if k not in ("width", "height") else "12em"))
@@ -204,6 +202,8 @@ class JupyterGrid:
         return box
 
 
-def grid_widget(explorer):
-    """The Jupyter view of a :class:`~widgets.views.bfrpg.GridExplorer` (see the module)."""
-    return JupyterGrid(explorer).widget()
+def grid_widget(explorer, views):
+    """The Jupyter view of a :class:`~widgets.views.bfrpg.GridExplorer` (see the module).
+    ``views`` is the module of the grid's parts (:mod:`widgets.views.bfrpg`, which calls this):
+    passed down, so that this module imports no chapter's view (no import circle)."""
+    return JupyterGrid(explorer, views).widget()

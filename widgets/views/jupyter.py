@@ -21,10 +21,25 @@ import asyncio
 import html as html_lib
 
 from .format import josa
-from .live import nearest_option
 
 #: Seconds a box waits after the last keystroke before it answers (Enter answers at once).
 PAUSE = 0.6
+
+
+def nearest_option(control, value: float) -> object:
+    """The option of a number control (:func:`widgets.views.live.number`) nearest to ``value``
+    (the lower of two as near): where a typed value puts the slider's knob while the box keeps
+    the exact value. (Here, not in ``live``: this renderer is its one user, and ``live`` imports
+    the renderers, never the other way round.)
+
+    >>> from widgets.views.live import number
+    >>> c = number("d", "거리", 1, 12, 9, step=0.5)
+    >>> nearest_option(c, 9.2), nearest_option(c, 9.000000000000002), nearest_option(c, 40)
+    (9, 9, 12)
+    >>> nearest_option(number("a", "공격", 40, 80, 60, step=10), 65)   # as near to 60 as to 70
+    60
+    """
+    return min(control.options, key=lambda option: (abs(option - value), option))
 
 
 def raw_values(widget, inputs: dict) -> dict:

@@ -185,19 +185,6 @@ def number(name: str, label: str, low: float, high: float, default: float,
     return Control(name, label, "number", values, _tidy(default))
 
 
-def nearest_option(control: Control, value: float) -> object:
-    """The option of a number control nearest to ``value`` (the lower of two as near): where a
-    typed value puts the slider's knob while the box keeps the exact value.
-
-    >>> c = number("d", "거리", 1, 12, 9, step=0.5)
-    >>> nearest_option(c, 9.2), nearest_option(c, 9.000000000000002), nearest_option(c, 40)
-    (9, 9, 12)
-    >>> nearest_option(number("a", "공격", 40, 80, 60, step=10), 65)   # as near to 60 as to 70
-    60
-    """
-    return min(control.options, key=lambda option: (abs(option - value), option))
-
-
 def select(name: str, label: str, choices: dict, default: object) -> Control:
     """A choice among values; ``choices`` maps value → Korean label.
 

@@ -371,3 +371,72 @@ def hm_damage() -> RefTable:
              f"달성치가 필요하면 {hm.DIVING_ACHIEVEMENT}"],
             ["잠수 중인 괴물·위협의 공격", "목표 PC는 방어판정을 할 수 없음", ""]]
     return RefTable("데미지와 상태", ["상황", "값", "덧붙임"], rows)
+
+
+# --- whole fights (the chapters' fight widgets, widgets/views/fights.py) ---------------------
+# An exact chance of a whole fight runs to dozens of digits: these tables give the percent
+# (rounded from the exact value); the chapter's widget gives the exact fractions.
+
+def uf_duel_odds(skills: tuple[int, ...] = (40, 50, 60, 70, 80), hp: int = 12,
+                 weapon: str = "숏소드") -> RefTable:
+    """Chance that A wins a duel, by both sides' weapon skill (the rest alike: the weapon, dodge
+    50, no armour, DB 0, the HP; A attacks first).
+
+    >>> uf_duel_odds((50,)).rows[0][1]
+    '53.85%'
+    """
+    rows = []
+    for a in skills:
+        cells = []
+        for b in skills:
+            odds = uf.duel(uf.Fighter(a, 50, weapon, hp=hp), uf.Fighter(b, 50, weapon, hp=hp))
+            cells.append(fmt.percent(odds.chance("a")))
+        rows.append([f"A {a}"] + cells)
+    return RefTable(f"결투에서 A가 이길 확률: 무기 기능 A × B ({weapon}, 회피 50, HP {hp}, 방어구·DB 없음, "
+                    "A가 먼저 공격)", ["A \\ B"] + [f"B {b}" for b in skills], rows,
+                    "각 칸은 정확한 값을 반올림한 백분율입니다. 라운드마다의 값과 규칙, 가정은 이 장의 결투 계산기에 있습니다.")
+
+
+def pf_down_odds(bonuses: tuple[int, ...] = (6, 10, 14, 18), acs: tuple[int, ...] = (14, 18, 22, 26),
+                 hp: int = 30, damage: str = "1D8+4", turns: int = 3) -> RefTable:
+    """Chance that a target is down within ``turns`` turns of three Strikes, by attack bonus × AC.
+
+    >>> pf_down_odds((10,), (18,)).rows[0][1]
+    '65.51%'
+    """
+    rows = [[f"{fmt.signed(b)}"] + [fmt.percent(pf2e.strikes_to_down(b, ac, hp, damage).chance("down", by=turns))
+                                     for ac in acs] for b in bonuses]
+    return RefTable(f"{turns}턴 안에 쓰러뜨릴 확률: 명중 보너스 × AC (HP {hp}, 명중 피해 {damage}, 한 턴에 타격 세 번)",
+                    ["보너스 \\ AC"] + [f"AC {ac}" for ac in acs], rows,
+                    "대성공의 두 배 피해와 최소 피해 1은 보충 규칙(플레이어 코어). 각 칸은 정확한 값을 반올림한 백분율이고, 턴마다의 값은 이 장의 계산기에 있습니다.")
+
+
+def tc_out_odds(dice: tuple[int, ...] = (-1, 0, 1, 2), attacks: int = 3) -> RefTable:
+    """Chance that a model is out of action within ``attacks`` attacks, by the attack's ±DICE
+    × the target's armour (no blood markers spent, no TOUGH).
+
+    >>> tc_out_odds((0,)).rows[0][1]
+    '48.03%'
+    """
+    rows = [[f"{fmt.signed(d)} DICE"] + [fmt.percent(tc.attacks_to_out(dice=d, armour=v).chance("out", by=attacks))
+                                         for v in tc.ARMOUR.values()] for d in dice]
+    return RefTable(f"공격 {attacks}번 안에 전투 불능이 될 확률: 성공 굴림 ±DICE × 갑옷 (부상 판정표는 보충 규칙)",
+                    ["±DICE \\ 갑옷"] + [f"{name} ({v})" for name, v in tc.ARMOUR.items()], rows,
+                    "강인함 없음, 유혈 표식은 쓰지 않음. 각 칸은 정확한 값을 반올림한 백분율이고, 공격마다의 값은 이 장의 계산기에 있습니다.")
+
+
+def hm_hunt_odds(lives: tuple[int, ...] = (10, 20, 30), defence: int = 9) -> RefTable:
+    """Chance that the PCs bring the body down, by how many PCs (each 【무용】 2, weapon power 3,
+    on paragraphs 1, 2, …) × the body's 【생명력】 (no pursuit, no threats: 가정).
+
+    >>> hm_hunt_odds((20,)).rows[1][1]
+    '9.85%'
+    """
+    rows = []
+    for count in range(1, 5):
+        pcs = [(2, 3, p) for p in range(1, count + 1)]
+        rows.append([f"PC {count}명"] + [fmt.percent(hm.hunt(pcs, defence, life).chance("win")) for life in lives])
+    return RefTable(f"난전 두 라운드에 본체를 쓰러뜨릴 확률: PC 수 × 【생명력】 (【방어치】 {defence}, "
+                    "PC마다 【무용】 2, 무기 위력 3, 자리 1부터)",
+                    ["PC \\ 생명력"] + [f"【생명력】 {life}" for life in lives], rows,
+                    "가정: 위협은 빼고, 추격하지 않음. 판정 모델도 가정입니다. 각 칸은 정확한 값을 반올림한 백분율이고, 라운드마다의 값은 이 장의 계산기에 있습니다.")
