@@ -30,6 +30,7 @@ def warm() -> int:
     """
     for name in ENGINE_MODULES:
         importlib.import_module(f"widgets.views.{name}")
+    importlib.import_module("widgets.commands")    # the dice bots' commands, else read at the first
     return len(ENGINE_MODULES)
 
 
