@@ -49,7 +49,9 @@ from bench import _median, _p95, serve_site  # noqa: E402  (the site-timing help
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
-SLOW = ROOT.parent / "shared" / "tools" / "slow_server.py"
+# ../shared/tools/slow_server.py beside the checkout (or beside the folder of worktrees)
+SLOW = next((d / "shared" / "tools" / "slow_server.py" for d in (ROOT.parent, ROOT.parent.parent)
+             if (d / "shared" / "tools" / "slow_server.py").exists()), ROOT.parent / "shared" / "tools" / "slow_server.py")
 # on the slow link: a reader types these values no table holds into this box (cold, then warm)
 LINK_CASE = ("pf2e", "pf-strikes", "bonus", ("37", "38"))
 PLAIN = "book/glossary.html"
@@ -224,6 +226,7 @@ TYPED_JS = """([uid, name, text]) => {
 
 def typed_answer(page, uid: str, name: str, text: str) -> tuple[float, str]:
     """Seconds from the first keystroke of ``text`` in the box to its answer shown; its source."""
+    page.locator(f'[data-live="{uid}"]').scroll_into_view_if_needed()     # widgets embed near the screen
     page.wait_for_function("(uid) => window.LiveBook && LiveBook.values(uid) !== null", arg=uid,
                            timeout=120_000)
     page.evaluate(TYPED_JS, [uid, name, text])
