@@ -16,7 +16,12 @@ several ``--site`` builds every measurement alternates between them):
   the browser's SharedWorker (one engine for the visit) and without it (a worker per page, which
   restores the engine's memory snapshot); target 300 ms;
 - off-table answers after boot: 60 changes to values no table holds, time from the change to the
-  answer shown (median and p95; target p95 under 50 ms).
+  answer shown (median and p95; target p95 under 50 ms);
+- on a 4G-like link (../shared/tools/slow_server.py: 9 Mbit/s shared, 150 ms a response, gzip):
+  the engine's bytes as sent (gzip) and, on a phone with a fresh profile, seconds from the first
+  keystroke of a value no table holds to its answer shown (cold), then the same in the same
+  profile after a reload (warm: HTTP cache and the engine's memory snapshot); targets ≤ 4.5 MB
+  and ≤ 6 s cold (issue 32). ``--link-only`` prints only this part.
 
     python3 scripts/dev.py bench
     .venv/bin/python scripts/bench_engine.py --site OLD --site _build/html   # two builds
@@ -28,6 +33,8 @@ import gzip
 import itertools
 import json
 import re
+import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -42,6 +49,11 @@ from bench import _median, _p95, serve_site  # noqa: E402  (the site-timing help
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
+# ../shared/tools/slow_server.py beside the checkout (or beside the folder of worktrees)
+SLOW = next((d / "shared" / "tools" / "slow_server.py" for d in (ROOT.parent, ROOT.parent.parent)
+             if (d / "shared" / "tools" / "slow_server.py").exists()), ROOT.parent / "shared" / "tools" / "slow_server.py")
+# on the slow link: a reader types these values no table holds into this box (cold, then warm)
+LINK_CASE = ("pf2e", "pf-strikes", "bonus", ("37", "38"))
 PLAIN = "book/glossary.html"
 LOADS = 7
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
@@ -181,15 +193,120 @@ def second_chapter(browser, base: str, site: Path, shared: bool) -> tuple[float,
         context.close()
 
 
+def engine_files(site: Path) -> list[Path]:
+    """The files a page's engine downloads: Pyodide's runtime and its lock file, the standard
+    library (the build's own when it made one), the library bundle and the worker."""
+    text = (site / "book" / "pf2e.html").read_text(encoding="utf-8")
+    config = json.loads(re.search(r"window\.LiveBookConfig = (\{.*?\});", text).group(1))
+    static = site / "_static"
+    files = [static / config["pyodide"] / n for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                                                       "pyodide-lock.json")]
+    files.append(static / config["stdlib"] if config.get("stdlib") else static / config["pyodide"] / "python_stdlib.zip")
+    return files + [static / config["bundle"], static / config["worker"]]
+
+
+def gzip_bytes(path: Path) -> int:
+    """Bytes as ../shared/tools/slow_server.py sends the file (gzip level 6, as hosts do)."""
+    return len(gzip.compress(path.read_bytes(), 6))
+
+
+TYPED_JS = """([uid, name, text]) => {
+  window.__typed = {first: null, done: null, source: null};
+  const el = document.querySelector(`[data-live="${uid}"]`);
+  el.addEventListener("keydown", () => { if (window.__typed.first === null) window.__typed.first = performance.now(); },
+                      {capture: true});
+  el.addEventListener("live:answer", (e) => {
+    if (e.detail.values[name] === text && window.__typed.done === null) {
+      window.__typed.done = performance.now();
+      window.__typed.source = e.detail.source;
+    }
+  });
+}"""
+
+
+def typed_answer(page, uid: str, name: str, text: str) -> tuple[float, str]:
+    """Seconds from the first keystroke of ``text`` in the box to its answer shown; its source."""
+    page.locator(f'[data-live="{uid}"]').scroll_into_view_if_needed()     # widgets embed near the screen
+    page.wait_for_function("(uid) => window.LiveBook && LiveBook.values(uid) !== null", arg=uid,
+                           timeout=120_000)
+    page.evaluate(TYPED_JS, [uid, name, text])
+    index = page.evaluate("""([uid, name]) => { const d = JSON.parse(document.querySelector(
+        `[data-live="${uid}"] script.live-data`).textContent);
+        return d.names.filter((n, i) => d.kinds[i] === "number").indexOf(name); }""", [uid, name])
+    box = page.locator(f'[data-live="{uid}"] .live-box input').nth(index)
+    box.scroll_into_view_if_needed()
+    box.tap()
+    box.press("Control+a")
+    box.press_sequentially(text, delay=80)
+    box.press("Enter")
+    page.wait_for_function("() => window.__typed.done !== null", timeout=300_000)
+    got = page.evaluate("() => window.__typed")
+    return (got["done"] - got["first"]) / 1000, got["source"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def slow_link(browser, names, sites, mbps: str, rtt: str, runs: int) -> None:
+    print(f"\nThe engine on a 4G-like link ({mbps} Mbit/s, {rtt} ms a response, gzip): bytes as sent, "
+          "and seconds from the first keystroke of a value no table holds to its answer (phone)")
+    for n, site in zip(names, sites):
+        files = engine_files(site)
+        total = sum(gzip_bytes(f) for f in files)
+        print(f"  build {n}: engine {total / 1e6:5.2f} MB  (" + ", ".join(
+            f"{f.name.split('-')[0] if f.parent.name == 'engine' else f.name} {gzip_bytes(f) / 1e6:.2f}"
+            for f in files) + ")")
+    chapter, uid, name, (cold_text, warm_text) = LINK_CASE
+    rows = {n: [] for n in names}
+    for _ in range(runs):
+        for n, site in zip(names, sites):
+            port = free_port()
+            server = subprocess.Popen([sys.executable, str(SLOW), str(site), "--mbps", mbps, "--rtt", rtt,
+                                       "--port", str(port)], stdout=subprocess.PIPE)
+            server.stdout.readline()
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            try:
+                page.goto(f"http://127.0.0.1:{port}/book/{chapter}.html", wait_until="load")
+                cold = typed_answer(page, uid, name, cold_text)
+                page.reload(wait_until="load")
+                warm = typed_answer(page, uid, name, warm_text)
+                rows[n].append((cold, warm))
+            finally:
+                context.close()
+                server.terminate()
+                server.wait()
+    for n in names:
+        cold = [r[0][0] for r in rows[n]]
+        warm = [r[1][0] for r in rows[n]]
+        print(f"  build {n}: cold median {_median(cold):5.1f} s (runs {', '.join(f'{c:.1f}' for c in cold)}; "
+              f"from {rows[n][0][0][1]})   warm median {_median(warm):5.2f} s "
+              f"(runs {', '.join(f'{w:.2f}' for w in warm)}; from {rows[n][0][1][1]})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--site", type=Path, action="append", help="a built site (repeat to compare)")
+    parser.add_argument("--mbps", default="9", help="the slow link's speed")
+    parser.add_argument("--rtt", default="150", help="the slow link's ms a response")
+    parser.add_argument("--link-runs", type=int, default=3, help="fresh profiles per build on the slow link")
+    parser.add_argument("--link-only", action="store_true", help="only the slow link's figures")
     args = parser.parse_args()
     sites = [s.resolve() for s in (args.site or [SITE])]
     names = [f"{i + 1}" for i in range(len(sites))]
     if len(sites) > 1:
         for n, s in zip(names, sites):
             print(f"build {n}: {s}")
+    if args.link_only:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs)
+            browser.close()
+        return
     served = [serve_site(s) for s in sites]
     bases = [b for _, b in served]
     with sync_playwright() as p:
@@ -273,6 +390,7 @@ def main() -> None:
             print(f"  {uid + '-' + name:24} build {n}  n={len(times)}  median {_median(times):6.1f}  "
                   f"p95 {_p95(times):6.1f}  max {max(times):6.1f}")
         context.close()
+        slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs)
         browser.close()
     for server, _ in served:
         server.shutdown()

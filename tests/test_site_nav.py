@@ -141,13 +141,14 @@ def test_desktop_menu_collapses_and_restores_the_sidebar(browser, site_url):
         page.locator(".bd-header-article .primary-toggle").click()
         page.wait_for_function("() => !document.getElementById('pst-primary-sidebar').checkVisibility({visibilityProperty: true})")
         assert not is_open(page, "pst-primary-sidebar-modal")   # no dialog on a wide screen
-        page.wait_for_timeout(400)                       # the theme's slide
-        assert article.bounding_box()["x"] < left        # the page took the room
+        # the theme's slide, however long it takes on a loaded machine: the page took the room
+        page.wait_for_function("(left) => document.querySelector('article.bd-article')"
+                               ".getBoundingClientRect().x < left - 1", arg=left)
         assert search.is_visible()                       # and search moved to the header
         page.locator(".bd-header-article .primary-toggle").click()
         page.wait_for_function("() => document.getElementById('pst-primary-sidebar').checkVisibility({visibilityProperty: true})")
-        page.wait_for_timeout(400)
-        assert abs(article.bounding_box()["x"] - left) < 2
+        page.wait_for_function("(left) => Math.abs(document.querySelector('article.bd-article')"
+                               ".getBoundingClientRect().x - left) < 2", arg=left)   # slid back
         assert desk.errors == [] and desk.off_site == []
     finally:
         desk.close()

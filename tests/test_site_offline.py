@@ -233,7 +233,10 @@ def test_service_worker_lists_every_file_with_its_digest_and_when_to_keep_it():
     assert sum(p.startswith("_static/bokeh-") for p in groups["a"]) == 2
     assert any(re.fullmatch(r"_static/engine/widgets-\w+\.json", f) for f in groups["e"])
     assert {"_static/pyodide/pyodide.mjs", "_static/pyodide/pyodide.asm.wasm",
-            "_static/pyodide/python_stdlib.zip", "_static/pyodide/pyodide-lock.json"} <= groups["e"]
+            "_static/pyodide/pyodide-lock.json"} <= groups["e"]
+    # the engine's own small standard library, not the runtime's full one (book/_ext/vendor_assets.py)
+    assert any(re.fullmatch(r"_static/engine/stdlib-\w+\.zip", f) for f in groups["e"])
+    assert "_static/pyodide/python_stdlib.zip" not in files
     assert all(p.startswith(ENGINE) for p in groups["e"])
     # Font Awesome is no longer loaded by any page: not kept (a page that fetches it keeps it)
     assert not any("fontawesome" in p for p in files)

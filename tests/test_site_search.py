@@ -41,6 +41,10 @@ DIALOG_RESULTS = "#pst-search-dialog #search-results"
 #: The results box shows the answer to this query (not an earlier one still on screen).
 ANSWERED = """([box, q]) => { const o = document.querySelector(box);
   return !!o && o.dataset.state === 'done' && o.dataset.query === q; }"""
+#: 「결과 더 보기」 has listed more than ``shown`` results and is gone or idle again.
+MORE_SHOWN = """(shown) => { const more = document.querySelector('button.book-search-more');
+  return document.querySelectorAll('#search-results .book-result-title').length > shown
+    && !(more && more.getAttribute('aria-busy') === 'true'); }"""
 pytestmark = pytest.mark.skipif(not (SITE / "pagefind" / "pagefind.js").exists(),
                                 reason="the site was built without the search index (no npm at set-up)")
 
@@ -281,9 +285,14 @@ def test_glossary_entries_come_after_sections_with_their_rule_link(offline_page)
     page = offline_page.page
     page.goto(f"{offline_page.base.geturl()}/search.html?q={quote('다중 공격 페널티')}")
     wait_results(page)
-    while page.locator("button.book-search-more").count():     # every result, as "더 보기" shows them
-        page.locator("button.book-search-more").click()
-        page.wait_for_timeout(100)
+    more = page.locator("button.book-search-more")
+    while more.count():                                        # every result, as "더 보기" shows them
+        shown = page.locator("#search-results .book-result-title").count()
+        more.click()
+        # what a reader waits for: the new results listed and the button done (gone, or no longer
+        # aria-busy), not a fixed time (a click on the busy button does nothing; one on a button
+        # being removed waits for it in vain)
+        page.wait_for_function(MORE_SHOWN, arg=shown, timeout=20000)
     kinds = page.locator("#search-results .book-result-title").evaluate_all("els => els.map(e => e.dataset.kind)")
     assert "glossary" in kinds and kinds[0] == "chapter"
     first_glossary = kinds.index("glossary")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import bokeh
@@ -22,6 +24,12 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")
 WORKER = ROOT / "widgets" / "js" / "engine-worker.mjs"
+#: The Node script that learns which standard-library files the engine reads (run at build time)
+ENGINE_MODULES = HERE / "engine_modules.mjs"
+#: Where the build keeps what it learnt, keyed by everything that can change it (not in _build,
+#: so a clean rebuild of the same library does not run Pyodide again; not in _vendor, which the
+#: site copies whole)
+STDLIB_CACHE = ROOT / ".engine-cache"
 
 
 def _versioned(name: str) -> str:
@@ -60,19 +68,96 @@ def _copy_engine(dest: Path) -> dict:
     if not all((PYODIDE / name).exists() for name in PYODIDE_FILES[:5]):
         return {}  # no npm at set-up: table answers still work; the page says so in Korean
     (dest / "pyodide").mkdir(exist_ok=True)
+    files = library_bundle()
+    stdlib, library = engine_parts(json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode())
+    if library is not None:       # only the modules the engine imports, and the data they read
+        files = {path: text for path, text in files.items() if path in library or not path.endswith(".py")}
+    raw = json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode()
     for name in PYODIDE_FILES:
         source, target = PYODIDE / name, dest / "pyodide" / name
+        if name == "python_stdlib.zip" and stdlib is not None:
+            target.unlink(missing_ok=True)           # the engine loads its own, much smaller one
+            continue
         if source.exists() and (not target.exists() or target.stat().st_size != source.stat().st_size):
             shutil.copyfile(source, target)
     (dest / "engine").mkdir(exist_ok=True)
-    raw = json.dumps(library_bundle(), ensure_ascii=False, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw + WORKER.read_bytes()).hexdigest()[:12]
     for old in (dest / "engine").glob("*"):
         old.unlink()
     (dest / "engine" / f"widgets-{digest}.json").write_bytes(raw)
     (dest / "engine" / f"engine-worker-{digest}.mjs").write_bytes(WORKER.read_bytes())
-    return {"bundle": f"engine/widgets-{digest}.json", "worker": f"engine/engine-worker-{digest}.mjs",
-            "pyodide": "pyodide/"}
+    settings = {"bundle": f"engine/widgets-{digest}.json", "worker": f"engine/engine-worker-{digest}.mjs",
+                "pyodide": "pyodide/"}
+    if stdlib is not None:
+        shutil.copyfile(stdlib, dest / "engine" / stdlib.name)
+        settings["stdlib"] = f"engine/{stdlib.name}"
+    return settings
+
+
+def engine_parts(bundle: bytes) -> tuple[Path | None, set[str] | None]:
+    """What the engine reads, learnt by running it: a standard library of only those files
+    (Pyodide's python_stdlib.zip holds every module: 2.5 MB that does not compress), loaded by
+    the worker through Pyodide's ``stdLibURL``; and the library's own ``.py`` files it imports
+    (the views for Bokeh and Jupyter stay out of the page's bundle). :data:`ENGINE_MODULES` boots
+    Pyodide under Node with the full standard library and the whole ``bundle``, imports the
+    library as the worker does, answers every widget's first moves, and lists the files of every
+    module then loaded. Kept in :data:`STDLIB_CACHE` under a key of the runtime, the library and
+    this code; ``(None, None)`` without Node (the engine then loads everything, as before)."""
+    full = PYODIDE / "python_stdlib.zip"
+    key = hashlib.sha256(full.read_bytes() + bundle + ENGINE_MODULES.read_bytes()
+                         + Path(__file__).read_bytes()).hexdigest()[:12]
+    target, listing = STDLIB_CACHE / f"stdlib-{key}.zip", STDLIB_CACHE / f"library-{key}.json"
+    if target.exists() and listing.exists():
+        return target, set(json.loads(listing.read_text(encoding="utf-8")))
+    if shutil.which("node") is None:
+        return None, None
+    STDLIB_CACHE.mkdir(parents=True, exist_ok=True)
+    bundle_file = STDLIB_CACHE / f"bundle-{key}.json"
+    bundle_file.write_bytes(bundle)
+    try:
+        out = subprocess.run(["node", str(ENGINE_MODULES), str(PYODIDE), str(bundle_file)],
+                             capture_output=True, text=True, timeout=900, check=True)
+        found = json.loads(out.stdout)
+    except (subprocess.SubprocessError, ValueError, OSError) as err:
+        detail = getattr(err, "stderr", "") or ""
+        raise RuntimeError(f"could not learn what the engine reads: {err} {detail[-2000:]}") from err
+    finally:
+        bundle_file.unlink(missing_ok=True)
+    for old in STDLIB_CACHE.glob("*-*.*"):
+        old.unlink()
+    pack_stdlib(found["stdlib"], target)
+    listing.write_text(json.dumps(found["library"]), encoding="utf-8")
+    return target, set(found["library"])
+
+
+def pack_stdlib(sources: dict[str, str], target: Path) -> None:
+    """Write the standard library's ``sources`` ({path inside the zip: text}) and the folders
+    holding them into the zip ``target``, compressed, in a fixed order with fixed dates (the
+    same bytes from every build).
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "small.zip"
+    >>> pack_stdlib({"pkg/b.py": "x = 1", "a.py": "y = 2"}, target)
+    >>> zipfile.ZipFile(target).namelist(), zipfile.ZipFile(target).read("pkg/b.py")
+    (['a.py', 'pkg/', 'pkg/b.py'], b'x = 1')
+    """
+    wanted: dict[str, bytes | None] = {name: text.encode("utf-8") for name, text in sources.items()}
+    for name in sources:
+        parts = name.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            wanted["/".join(parts[:i]) + "/"] = None
+    partial = target.with_suffix(".part")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for name in sorted(wanted):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            if wanted[name] is None:
+                info.external_attr = 0o40755 << 16 | 0x10
+                out.writestr(info, b"")
+            else:
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                out.writestr(info, wanted[name], compresslevel=9)
+    partial.replace(target)
 
 
 def _add_assets(app):

@@ -1,7 +1,9 @@
 /* The in-page engine: the project's own Python library (the `widgets` package, pure Python)
  * running in Pyodide inside this module worker. Everything is loaded from the site itself: the
- * worker's address carries `pyodide` (folder of the vendored runtime) and `bundle` (JSON
- * {path: source} of the library).
+ * worker's address carries `pyodide` (folder of the vendored runtime), `bundle` (JSON
+ * {path: source} of the library) and, where the build made one, `stdlib`: a standard library of
+ * only the modules the engine reads (book/_ext/vendor_assets.py), loaded through Pyodide's
+ * `stdLibURL` instead of the runtime's full python_stdlib.zip.
  *
  * One engine per visit:
  * - Started as a SharedWorker (widgets/js/live.js does where the browser has one, with
@@ -70,6 +72,7 @@ function writeLibrary(py, files) {
 async function boot() {
   const started = performance.now();
   const indexURL = params.get("pyodide");
+  const stdLibURL = params.get("stdlib") || undefined;     // undefined: the runtime's own
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const files = fetch(bundleURL).then((r) => {
     if (!r.ok) throw new Error("bundle " + r.status);
@@ -78,7 +81,7 @@ async function boot() {
   const snapshot = await readSnapshot().catch(() => null);
   if (snapshot instanceof Uint8Array) {
     try {
-      const py = await loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot });
+      const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _loadSnapshot: snapshot });
       writeLibrary(py, await files);              // the file system is not in the snapshot
       const fn = py.globals.get("_answer");
       if (typeof fn !== "function") throw new Error("snapshot without the library");
@@ -88,7 +91,7 @@ async function boot() {
     }
   }
   const snap = snapshot === null;                 // not after a refused one
-  const py = await loadPyodide({ indexURL, packages: [], _makeSnapshot: snap });
+  const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _makeSnapshot: snap });
   writeLibrary(py, await files);
   py.runPython(IMPORTS);
   if (snap) {

@@ -574,12 +574,16 @@
     const url = new URL(assetURL(config.worker));
     url.searchParams.set("bundle", assetURL(config.bundle));
     url.searchParams.set("pyodide", assetURL(config.pyodide));
+    if (config.stdlib) url.searchParams.set("stdlib", assetURL(config.stdlib));
     const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
                pending: new Map(), started: performance.now(), bootMs: null, boot: null};
     engine = e;
+    const told = (state) => document.dispatchEvent(new CustomEvent("live:engine", {detail: {state}}));
+    told("booting");                     // offline.js holds the background copy meanwhile
     const fail = (why) => {
       if (e.state === "failed") return;
       e.state = "failed";
+      told("failed");
       e.pending.forEach(([, reject]) => reject(new Error(why)));
       e.pending.clear();
       if (!e.shared && e.worker) e.worker.terminate();   // the next value starts a new one
@@ -588,6 +592,7 @@
       const m = msg.data;
       if (m.type === "ready") {
         e.state = "ready";
+        told("ready");
         e.bootMs = performance.now() - e.started;
         e.boot = m.boot || null;
         try { localStorage.setItem(USED, "1"); } catch (err) { /* private mode: no memory */ }

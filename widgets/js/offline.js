@@ -112,6 +112,14 @@
     document.addEventListener("live:error", keep);
   }
 
+  // While this page's engine boots (a reader waits for a value no table holds), the worker's
+  // background downloads wait: the engine's own download comes first (live.js's "live:engine").
+  function engineFirst() {
+    document.addEventListener("live:engine", (e) => {
+      post({type: e.detail.state === "booting" ? "hold" : "go"});
+    });
+  }
+
   // The search page (search.html, #search-results): once a search has shown its results, ask the
   // worker to keep the whole index (each query reads other pieces of it), so search works offline.
   function keepSearchOnceUsed() {
@@ -217,6 +225,7 @@
     if (!saveData()) post({type: "save", what: "pages"});
     keepEngineOnceUsed();
     keepSearchOnceUsed();
+    engineFirst();
   }
 
   function register() {

@@ -30,7 +30,34 @@ def warm() -> int:
     """
     for name in ENGINE_MODULES:
         importlib.import_module(f"widgets.views.{name}")
+    importlib.import_module("widgets.commands")    # the dice bots' commands, else read at the first
     return len(ENGINE_MODULES)
+
+
+def exercise() -> int:
+    """Answer, as the page's engine would, every declared widget's first moves (its defaults and
+    each offered value of one control, a text control's examples), a value beyond each slider
+    and a refused one: what the site's build runs in Pyodide to learn which standard-library
+    modules the engine needs (book/_ext/vendor_assets.py packs only those); the number of answers.
+
+    >>> exercise() > 500
+    True
+    """
+    from .live import _FACTORIES
+    warm()
+    count = 0
+    for factory in list(_FACTORIES.values()):
+        widget = factory()
+        for values in widget.first_moves()[0]:
+            raw = {c.name: c.key(values[c.name]) for c in widget.controls}
+            widget.answer(raw)
+            count += 1
+            for c in widget.controls:
+                if c.kind == "number" and raw == {d.name: d.key(d.default) for d in widget.controls}:
+                    for typed in (str(c.options[-1] * 3 + 7), "일곱", "-1"):
+                        widget.answer({**raw, c.name: typed})
+                        count += 1
+    return count
 
 
 def answer(request: str) -> str:

@@ -16,6 +16,9 @@
  *   "o" the rest: when first fetched;
  * and everything on the reader's request ({type: "save", what: "all"}), with progress messages
  * ({type: "progress", done, total, bytes, totalBytes}, then {type: "saved", failed}).
+ * While a page waits for its engine to boot ({type: "hold"} … {type: "go"}, sent by offline.js),
+ * downloads for keeping wait, so that the engine's own download has the connection (a hold lasts
+ * at most HOLD_MS); copies of what the open page loaded (cacheOnly) go on.
  * Any same-origin file a page fetches (a page not kept yet, a search-index chunk) is kept when it
  * arrives. Every download is checked against its digest before it is kept, so a file of another
  * build (an older one from the HTTP cache, a newer one on the server) is never mixed in.
@@ -38,6 +41,25 @@ const FILES = new Map(OFFLINE.files.map(([path, digest, size, group, query]) =>
   [SCOPE + path, {path, digest, size, group, query}]));
 const inflight = new Map();                        // key -> Promise of the kept file (or null)
 let saveData = false;                              // a page's request said "Save-Data: on"
+const HOLD_MS = 60000;                              // the longest a page's engine boot holds downloads
+const holds = new Map();                           // page (client id) -> timer ending its hold
+let waiting = [];                                  // downloads waiting for the holds to end
+const parked = new Set();                          // keys of those downloads (a page never waits for them)
+
+function hold(id) {
+  clearTimeout(holds.get(id));
+  holds.set(id, setTimeout(() => release(id), HOLD_MS));
+}
+
+function release(id) {
+  clearTimeout(holds.get(id));
+  holds.delete(id);
+  if (!holds.size) waiting.splice(0).forEach((go) => go());
+}
+
+async function downloadTurn() {
+  while (holds.size) await new Promise((go) => waiting.push(go));
+}
 
 function keyOf(url) {
   // the site is static: a query (?v=… on assets, ?highlight=… on pages) never changes a file
@@ -81,6 +103,11 @@ function fetchAndKeep(cache, key, {cacheOnly = false} = {}) {
     const tries = cacheOnly ? ["only-if-cached"] : ["force-cache", "reload"];
     for (const mode of tries) {
       let response;
+      if (!cacheOnly && holds.size) {                        // an engine boot goes first
+        parked.add(key);
+        await downloadTurn().finally(() => parked.delete(key));
+        if (await cache.match(key)) return true;             // the page fetched it meanwhile
+      }
       try {
         response = await fetch(url, {cache: mode, mode: "same-origin", credentials: "same-origin"});
       } catch (err) {
@@ -190,6 +217,10 @@ self.addEventListener("message", (event) => {
                     all: ["a", "p", "e", "s", "o"]}[msg.what];
     if (groups) event.waitUntil(save(groups, msg.what === "all" ? client : null)
       .then(() => status()).then((s) => client && client.postMessage({type: "status", status: s})));
+  } else if (msg.type === "hold" && client) {
+    hold(client.id);
+  } else if (msg.type === "go" && client) {
+    release(client.id);
   } else if (msg.type === "status") {
     event.waitUntil(status().then((s) => client && client.postMessage({type: "status", status: s})));
   }
@@ -216,7 +247,7 @@ async function answer(event, request, url) {
   const key = keyOf(url);
   const cache = await caches.open(CACHE);
   let hit = await cache.match(key);
-  if (!hit && inflight.has(key)) {               // being kept right now: wait, do not fetch twice
+  if (!hit && inflight.has(key) && !parked.has(key)) {   // being kept right now: wait, do not fetch twice
     await inflight.get(key);
     hit = await cache.match(key);
   }

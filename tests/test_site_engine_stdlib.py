@@ -1,0 +1,82 @@
+"""The in-page engine loads a standard library of only the modules it reads (book/_ext/
+vendor_assets.py packs them from what the engine imported under Pyodide at build time). This
+test fails if any widget's answer needs a module left out: every widget of every page, at its
+defaults and each offered value of one control (a text control's examples), a value beyond each
+slider and refused text, answered by the engine in the page, must equal CPython's answer (a
+missing module would answer "요청을 처리할 수 없습니다 (ImportError)" or fail the engine)."""
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+
+import pytest
+
+from conftest import SITE
+from widgets.views.engine import ENGINE_MODULES
+from widgets.views.live import rebuild
+
+BOOT_MS = 60_000
+
+
+def site_config() -> dict:
+    text = (SITE / "book" / "pf2e.html").read_text(encoding="utf-8")
+    return json.loads(re.search(r"window\.LiveBookConfig = (\{.*?\});", text).group(1))
+
+
+def every_widget() -> list[dict]:
+    """Every widget the engine answers for (the appendix on the odds' math ships all its answers)."""
+    out = []
+    for page in sorted(SITE.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        out += [json.loads(d.replace("<\\/", "</")) for d in
+                re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', text, re.S)]
+    return [d for d in out if d["origin"]["module"] in {f"widgets.views.{m}" for m in ENGINE_MODULES}]
+
+
+def requests_of(data: dict) -> list[dict]:
+    widget = rebuild(data["origin"])
+    defaults = {c.name: c.key(c.default) for c in widget.controls}
+    out = [{c.name: c.key(values[c.name]) for c in widget.controls} for values in widget.first_moves()[0]]
+    for c in widget.controls:
+        if c.kind == "number":
+            out += [{**defaults, c.name: typed} for typed in (str(c.options[-1] * 3 + 7), "일곱", "-1")]
+    return out
+
+
+pytestmark = pytest.mark.skipif(not site_config().get("stdlib"),
+                                reason="the site was built without Node: the engine loads the full standard library")
+
+
+def test_the_engine_loads_a_small_standard_library():
+    config = site_config()
+    path = SITE / "_static" / config["stdlib"]
+    names = zipfile.ZipFile(path).namelist()
+    assert "fractions.py" in names and "json/__init__.py" in names
+    assert "email/" not in names and "tkinter/" not in names          # what the library never reads
+    assert path.stat().st_size < 600_000
+    assert not (SITE / "_static" / "pyodide" / "python_stdlib.zip").exists()
+
+
+def test_every_widget_answers_in_the_engine_as_in_cpython(offline_page):
+    page = offline_page.open("book/pf2e.html")
+    page.evaluate("() => LiveBook.startEngine()")
+    page.wait_for_function("() => ['ready', 'failed'].includes(LiveBook.engineState())", timeout=BOOT_MS)
+    assert page.evaluate("() => LiveBook.engineState()") == "ready"     # it booted with this library
+    asked, wants = [], []
+    seen = set()
+    for data in every_widget():
+        key = json.dumps(data["origin"], sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        widget = rebuild(data["origin"])
+        for raw in requests_of(data):
+            asked.append([data["origin"], raw])
+            wants.append(widget.answer(raw))
+    assert len(seen) >= 50 and len(asked) > 1000
+    got = page.evaluate("(reqs) => Promise.all(reqs.map(([o, v]) => LiveBook.ask(o, v)))", asked)
+    mismatches = [(r, g.get("error") if isinstance(g, dict) else g, w.get("error"))
+                  for r, g, w in zip(asked, got, wants) if g != w]
+    assert not mismatches, mismatches[:3]
+    assert offline_page.errors == []
