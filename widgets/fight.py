@@ -97,7 +97,8 @@ class FightOdds:
             total = total * base + sum(numerators[key][k] for key in keys)
         if rest < 0 or any(n < 0 for ns in numerators.values() for n in ns) \
                 or total + rest != math.prod(bases):
-            raise _bad("the listed chances and the rest must sum to exactly 1", "나열한 확률과 나머지의 합이 정확히 1이어야 합니다.")
+            raise _bad("the listed chances and the rest must sum to exactly 1",
+                       "나열한 확률과 나머지의 합이 정확히 1이어야 합니다.")
         if any(part > whole for key, main in detail_of.items()
                for part, whole in zip(numerators[key], numerators[main])):
             raise _bad("a detail is part of its result, never more", "세부 결과의 확률은 그 결과의 확률보다 클 수 없습니다.")
@@ -247,8 +248,9 @@ class FightOdds:
 class Chain:
     """One step of a fight as an absorbing chain: ``rows`` maps each live state to
     ``{next state or result key: probability}``, exact: ``Fraction`` values summing to 1, or
-    whole-number weights (``int``), read relative to their row's total; ``keys`` are the result keys (absorbing). States are any hashable values
-    other than the result keys; the order of ``rows`` is the chain's state order.
+    whole-number weights (``int``), read relative to their row's total; ``keys`` are the result
+    keys (absorbing). States are any hashable values other than the result keys; the order of
+    ``rows`` is the chain's state order.
 
     Rows become integer weights over one common denominator (:attr:`denominator`), so a step
     multiplies and adds integers only.
@@ -264,7 +266,8 @@ class Chain:
     def __init__(self, rows: Mapping[Hashable, Mapping[Hashable, "Fraction | int"]], keys: Sequence[str]):
         keys = tuple(keys)
         if not isinstance(rows, Mapping) or not rows or not keys or len(set(keys)) != len(keys):
-            raise _bad("a chain needs at least one state and distinct result keys", "싸움의 사슬에는 상태가 하나 이상, 서로 다른 결과 이름이 있어야 합니다.")
+            raise _bad("a chain needs at least one state and distinct result keys",
+                       "싸움의 사슬에는 상태가 하나 이상, 서로 다른 결과 이름이 있어야 합니다.")
         states = tuple(rows)
         index = {state: i for i, state in enumerate(states)}
         if any(state in keys for state in states):
@@ -275,7 +278,8 @@ class Chain:
             row = dict(rows[state])
             unknown = [t for t in row if t not in index and t not in key_index]
             if unknown:
-                raise _bad(f"state {shown(state)} moves to {shown(unknown[0])}, neither a state nor a result", f"상태 {shown(state)}에서 가는 곳 {particle(shown(unknown[0]), '은/는')} 상태도 결과도 아닙니다.")
+                raise _bad(f"state {shown(state)} moves to {shown(unknown[0])}, neither a state nor a result",
+                           f"상태 {shown(state)}에서 가는 곳 {particle(shown(unknown[0]), '은/는')} 상태도 결과도 아닙니다.")
             if all(type(w) is int for w in row.values()):   # whole-number weights: relative
                 total = sum(row.values())
                 good = total > 0 and all(w >= 0 for w in row.values())
@@ -310,7 +314,8 @@ class Chain:
         [1]
         """
         if state not in self._index:
-            raise _bad(f"{shown(state)} is not a state of this chain", f"{particle(shown(state), '은/는')} 이 사슬의 상태가 아닙니다.")
+            raise _bad(f"{shown(state)} is not a state of this chain",
+                       f"{particle(shown(state), '은/는')} 이 사슬의 상태가 아닙니다.")
         weights = [0] * len(self.states)
         weights[self._index[state]] = 1
         return weights
@@ -367,11 +372,13 @@ def walk(chain: "Chain | Sequence[Chain]", start: Hashable, *,
     fixed = not isinstance(chain, Chain)
     if not chains or any(not isinstance(c, Chain) or c.states != chains[0].states
                          or c.keys != chains[0].keys for c in chains):
-        raise _bad("walk needs a Chain, or a list of chains over the same states and results", "Chain 하나, 또는 상태와 결과가 같은 Chain의 목록을 주어야 합니다.")
+        raise _bad("walk needs a Chain, or a list of chains over the same states and results",
+                   "Chain 하나, 또는 상태와 결과가 같은 Chain의 목록을 주어야 합니다.")
     keys = chains[0].keys
     detail_of = dict(detail_of or {})
     if any(d not in keys or m not in keys or m in detail_of for d, m in detail_of.items()):
-        raise _bad("details must be result keys of the chain, each part of another", "세부 결과는 사슬의 결과 이름이고, 다른 결과의 일부여야 합니다.")
+        raise _bad("details must be result keys of the chain, each part of another",
+                   "세부 결과는 사슬의 결과 이름이고, 다른 결과의 일부여야 합니다.")
     main = tuple(k for k in keys if k not in detail_of)
     min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
     max_steps = len(chains) if fixed else max(min_steps, _planned([(chains[0], start)]))
@@ -427,7 +434,8 @@ def race(first: Chain, first_start: Hashable, second: Chain, second_start: Hasha
                  **{d: keys[1] for d in second_details.values()}}
     if len(detail_of) != len(first_details) + len(second_details) or set(detail_of) & set(keys) \
             or not set(first_details) <= set(first.keys) or not set(second_details) <= set(second.keys):
-        raise _bad("details need names of their own, for result keys of their chain", "세부 결과에는 저마다의 이름이 있어야 하고, 그 쪽 사슬의 결과여야 합니다.")
+        raise _bad("details need names of their own, for result keys of their chain",
+                   "세부 결과에는 저마다의 이름이 있어야 하고, 그 쪽 사슬의 결과여야 합니다.")
     min_steps = require_int(min_steps, "min_steps", "최소 단계 수", 1, limits.MAX_FIGHT_STEPS)
     max_steps = max(min_steps, _planned([(first, first_start), (second, second_start)]))
     d1, d2 = first.denominator, second.denominator
@@ -499,8 +507,7 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
     goal = float(limits.OPEN_REST) / 2
     plans = []
     for chain, start in sides:
-        rows = [(tuple((t, q / chain.denominator) for t, q in moves), sum(q for _, q in ends) / chain.denominator)
-                for moves, ends in zip(chain._moves, chain._ends)]
+        rows = [tuple((t, q / chain.denominator) for t, q in moves) for moves in chain._moves]
         plans.append((rows, [float(w) for w in chain.start(start)]))
     budget = limits.MAX_FIGHT_PLAN
     work = sum(len(chain.states) + chain.work for chain, _ in sides)
@@ -512,7 +519,7 @@ def length(sides: "Sequence[tuple[Chain, Hashable]]") -> "int | None":
         rest = 1.0
         for number, (rows, weights) in enumerate(plans):
             live = [0.0] * len(weights)
-            for weight, (moves, _) in zip(weights, rows):
+            for weight, moves in zip(weights, rows):
                 if weight > 1e-250:        # far smaller changes no plan (and subnormal floats crawl)
                     for target, q in moves:
                         live[target] += weight * q

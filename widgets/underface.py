@@ -734,8 +734,9 @@ DUEL_DETAILS = {"b_at_death_threshold": "a", "a_at_death_threshold": "b"}
 
 
 def _blows(attacker: Fighter, defender: Fighter, settings: CheckSettings) -> Chain:
-    """The chain of ``attacker``'s attacks on ``defender`` (one attack a round). States ``(HP lost, hard)``; results ``down`` and
-    ``at_death_threshold`` (the downing blow takes HP to the threshold or below)."""
+    """The chain of ``attacker``'s attacks on ``defender`` (one attack a round). States
+    ``(HP lost, hard)``; results ``down`` and ``at_death_threshold`` (the downing blow takes HP
+    to the threshold or below)."""
     normal = damage_distribution(attacker.weapon, defender.armor, attacker.db).probabilities()
     special = damage_distribution(attacker.weapon, defender.armor, attacker.db,
                                   special=True).probabilities()
@@ -793,7 +794,8 @@ def duel(a: Fighter, b: Fighter, first: str = "a",
     [0.6587, 0.294, 4.1723]
     >>> pc = Fighter(60, 50, "숏소드", db="+1D4", hp=12)        # A, a PC
     >>> odds = duel(pc, Fighter(45, 40, "그레이트 소드", armor="가죽 갑옷", hp=14), first="b")
-    >>> round(float(odds.chance("a")), 4), round(float(odds.chance("a_at_death_threshold") / odds.chance("b")), 4)
+    >>> won, fell_to_threshold = odds.chance("b"), odds.chance("a_at_death_threshold")
+    >>> round(float(odds.chance("a")), 4), round(float(fell_to_threshold / won), 4)
     (0.3576, 0.3222)
     """
     require_instance(a, Fighter, "a", "A")
