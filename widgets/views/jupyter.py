@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import html as html_lib
+import itertools
+import re
 
 from .format import josa
 from .live import nearest_option
+from .static_page import BOKEH_ID
 
 #: Seconds a box waits after the last keystroke before it answers (Enter answers at once).
 PAUSE = 0.6
@@ -333,26 +336,79 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
 
 #: The mime type of a live ipywidget in a notebook's outputs.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: A static copy's Bokeh document (the site embeds it; :func:`widgets.views.static_page.lazy_html`).
+_LIVE_DOC = re.compile(r'(<script type="application/json" class="live-doc">)(.*?)(</script>)', re.S)
+#: The first id the saved form gives (Bokeh's own counter starts here too).
+FIRST_ID = 1000
+
+
+def renumber_ids(html: str, counter) -> str:
+    """``html`` with each Bokeh document's model ids renumbered from ``counter`` in the order
+    they first appear in it (every reference to one id follows it). Ids stay unique across a
+    notebook: each document takes the next numbers, whatever a kernel's counter gave.
+
+    >>> import itertools
+    >>> doc = ('<script type="application/json" class="live-doc">'
+    ...        '{"root_id":"p2207","doc":{"roots":[{"id":"p2207","x":{"id":"p2209"}}]}}</script>')
+    >>> renumber_ids(doc, itertools.count(1000))[-80:]
+    '{"root_id":"p1000","doc":{"roots":[{"id":"p1000","x":{"id":"p1001"}}]}}</script>'
+    """
+    def document(match):
+        new: dict[str, str] = {}
+
+        def one(found):
+            if found.group(0) not in new:
+                new[found.group(0)] = f'"p{next(counter)}"'
+            return new[found.group(0)]
+        return match.group(1) + BOKEH_ID.sub(one, match.group(2)) + match.group(3)
+    return _LIVE_DOC.sub(document, html)
 
 
 def pre_save(model: dict, **kwargs) -> None:
-    """jupyter_server's pre-save hook for the book (set by ``scripts/dev.py lab``): an output
-    that shows a live widget beside its static copy keeps only the static copy when saved. A
-    saved notebook then reopens showing each widget's answer (the static copy the front end
-    picks when no live model exists) instead of "Error displaying widget: model not found";
-    running the cell again makes the widget live. Other outputs are left as they are.
+    """jupyter_server's pre-save hook for the book (set by ``scripts/dev.py lab``; the stored
+    notebooks are saved through it too, ``scripts/execute_notebooks.py``): a notebook saved after
+    any number of runs is byte for byte the notebook stored, so reading never changes a file.
 
-    >>> nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "execute_result",
+    - An output that shows a live widget beside its static copy keeps only the static copy. A
+      saved notebook then reopens showing each widget's answer (the static copy the front end
+      picks when no live model exists) instead of "Error displaying widget: model not found";
+      running the cell again makes the widget live. The notebook keeps no widget state.
+    - Execution counts are each code cell's place among the code cells (1, 2, 3 …), not how
+      many cells the kernel has run.
+    - Bokeh model ids in the static copies are numbered from :data:`FIRST_ID` in the order
+      they appear (:func:`renumber_ids`), not by the kernel's counter.
+    - No cell keeps the times of its last run (JupyterLab's ``execution`` metadata).
+
+    Other outputs are left as they are.
+
+    >>> nb = {"cells": [{"cell_type": "code", "execution_count": 7, "metadata": {},
+    ...       "outputs": [{"output_type": "execute_result", "execution_count": 7,
     ...       "data": {WIDGET_VIEW: {"model_id": "x"}, "text/plain": "t",
     ...                "text/html": '<div class="live-widget" id="a" data-live="a">…</div>'}}]}]}
     >>> pre_save({"type": "notebook", "content": nb})
-    >>> sorted(nb["cells"][0]["outputs"][0]["data"])
-    ['text/html', 'text/plain']
+    >>> sorted(nb["cells"][0]["outputs"][0]["data"]), nb["cells"][0]["execution_count"]
+    (['text/html', 'text/plain'], 1)
     """
     if model.get("type") != "notebook":
         return
-    for cell in model.get("content", {}).get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+    notebook = model.get("content") or {}
+    notebook.get("metadata", {}).pop("widgets", None)
+    ids = itertools.count(FIRST_ID)
+    code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    for place, cell in enumerate(code, 1):
+        cell.get("metadata", {}).pop("execution", None)
+        if cell.get("execution_count") is not None:
+            cell["execution_count"] = place
+        for output in cell.get("outputs", []):
+            if output.get("execution_count") is not None:
+                output["execution_count"] = place
             data = output.get("data", {})
-            if WIDGET_VIEW in data and 'class="live-widget"' in str(data.get("text/html", "")):
+            html = data.get("text/html")
+            if html is None:
+                continue
+            text = "".join(html) if isinstance(html, list) else html
+            if WIDGET_VIEW in data and 'class="live-widget"' in text:
                 del data[WIDGET_VIEW]
+            renumbered = renumber_ids(text, ids)
+            if renumbered != text:
+                data["text/html"] = renumbered
