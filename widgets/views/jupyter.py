@@ -193,6 +193,39 @@ FOLD_STYLE = ("<style>.rulebook-answer details > summary { display: list-item; c
               "{ list-style-type: disclosure-open; }</style>")
 
 
+#: What a widget whose kernel is gone (restarted, stopped) says where its answer was: its
+#: controls no longer reach the library, so its last answer is hidden rather than left to
+#: disagree with what the boxes show. Shown by the book's JupyterLab plugin
+#: (lab/extension/static/style.css) once the widgets' front end marks the view disconnected.
+STALE_NOTE = ("⚠ 커널이 다시 시작되었거나 멈추어 이 위젯은 더 이상 계산하지 않습니다. "
+              "답을 보려면 이 셀을 다시 실행하세요 (Shift+Enter, 또는 Run ▸ Run All Cells).")
+
+
+def live_box(children: list, answer):
+    """A live widget's box of ``children`` (title, controls, status line and ``answer``, the one
+    that shows the library's answer), with the note a widget whose kernel is gone shows in
+    place of its answer (:data:`STALE_NOTE`, hidden until then) just before ``answer``.
+
+    >>> import ipywidgets as w
+    >>> answer = w.HTML("답")
+    >>> box = live_box([w.HTML("<b>제목</b>"), answer], answer)
+    >>> box._dom_classes, box.children[1]._dom_classes, box.children[1].layout.display
+    (('rulebook-live',), ('rulebook-stale',), 'none')
+    >>> "다시 실행하세요" in box.children[1].value, box.children[-1]._dom_classes
+    (True, ('rulebook-answer',))
+    """
+    import ipywidgets as w
+    note = w.HTML(f'<p role="status" class="widget-error" style="color:#b00020;font-weight:bold">'
+                  f"{html_lib.escape(STALE_NOTE)}</p>", layout=w.Layout(display="none"))
+    note.add_class("rulebook-stale")
+    if "rulebook-answer" not in answer._dom_classes:
+        answer.add_class("rulebook-answer")
+    at = list(children).index(answer)
+    root = w.VBox(list(children[:at]) + [note] + list(children[at:]))
+    root.add_class("rulebook-live")
+    return root
+
+
 def ipywidget(widget, pause: float | None = None):
     """An ipywidgets box for a :class:`~widgets.views.live.LiveWidget`.
 
@@ -263,7 +296,7 @@ def ipywidget(widget, pause: float | None = None):
             parts["input"].observe(answers.refresh, names="value")
     answers.refresh()
     head = [w.HTML(f"<b>{html_lib.escape(widget.title)}</b>")] if widget.title else []
-    root = w.VBox(head + rows + [status, out])
+    root = live_box(head + rows + [status, out], out)
     # the parts by name, for code that drives the view (tests, a GM's own notebook)
     root.rulebook_inputs, root.rulebook_status, root.rulebook_out = inputs, status, out
     root.rulebook_answers = answers
