@@ -89,7 +89,8 @@ class JupyterGrid:
         self.model = _model_class()(data=data, scene=explorer.scene, rate_key=explorer.rate_key)
         self.boxes = {k: w.Text(description=lab, continuous_update=False,
                                 style={"description_width": "initial"},
-                                layout=w.Layout(width="100%" if k not in ("width", "height") else "12em"))
+                                layout=(w.Layout(width="12em") if k in ("width", "height")
+                                        else w.Layout(width="auto", align_self="stretch")))
                       for k, lab in BOXES.items()}
         self._busy = False
         self.layout = self.result = self.options = None

@@ -250,10 +250,13 @@ def ipywidget(widget, pause: float | None = None):
     for c in widget.controls:
         if c.kind == "number":
             # the knob moves over the options themselves: the front end sends an index
+            # the knob at the slider's end stands a little past its track: a margin keeps it
+            # within the row (no horizontal scrollbar at the maximum)
             slider = w.SelectionSlider(options=[(c.key(o), o) for o in c.options],
                                        value=nearest_option(c, c.default), readout=False,
                                        continuous_update=True, description="",
-                                       layout=w.Layout(flex="1 1 auto", min_width="8em"))
+                                       layout=w.Layout(flex="1 1 auto", min_width="8em",
+                                                       margin="0 12px 0 2px"))
             box = w.Text(value=c.key(c.default), description=c.label, continuous_update=True,
                          style={"description_width": "initial"},
                          layout=w.Layout(width="auto", min_width="12em"))
@@ -268,7 +271,7 @@ def ipywidget(widget, pause: float | None = None):
         elif c.kind == "text":
             box = w.Text(value=str(c.default), description=c.label,
                          continuous_update=True, style={"description_width": "initial"},
-                         layout=w.Layout(width="100%"))
+                         layout=w.Layout(width="auto", align_self="stretch"))
             inputs[c.name] = {"input": box}
             rows.append(box)
         else:
