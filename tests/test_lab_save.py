@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
-import re
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -97,3 +97,16 @@ def test_every_stored_notebook_is_what_the_hook_saves(path, tmp_path):
         saved = tmp_path / path.name
         nbformat.write(nbformat.from_dict(content), saved)
         assert saved.read_bytes() == path.read_bytes()
+
+
+def test_a_reader_with_another_python_saves_the_stored_python_version(tmp_path):
+    """JupyterLab writes the kernel's Python version into the notebook; a reader's Python may
+    differ from the one that stored the book: the hook keeps the stored one."""
+    contents = pytest.importorskip("jupyter_server.services.contents.filemanager")
+    manager = contents.FileContentsManager(root_dir=str(tmp_path))
+    manager.pre_save_hook = pre_save
+    shutil.copy(BOOK / "intro.ipynb", tmp_path / "intro.ipynb")
+    model = manager.get("intro.ipynb", content=True, type="notebook")
+    model["content"]["metadata"]["language_info"]["version"] = "3.99.1"
+    manager.save(model, "intro.ipynb")
+    assert (tmp_path / "intro.ipynb").read_bytes() == (BOOK / "intro.ipynb").read_bytes()

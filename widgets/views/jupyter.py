@@ -400,6 +400,19 @@ def renumber_ids(html: str, counter) -> str:
     return _LIVE_DOC.sub(document, html)
 
 
+def _stored_python(path, contents_manager):
+    """The Python version the stored notebook at ``path`` names, if there is one."""
+    if not path or contents_manager is None:
+        return None
+    try:
+        if not contents_manager.file_exists(path):
+            return None
+        stored = contents_manager.get(path, content=True, type="notebook")["content"]
+        return stored["metadata"]["language_info"]["version"]
+    except Exception:       # unreadable or not a notebook: the kernel's version stands
+        return None
+
+
 def pre_save(model: dict, **kwargs) -> None:
     """jupyter_server's pre-save hook for the book (set by ``scripts/dev.py lab``; the stored
     notebooks are saved through it too, ``scripts/execute_notebooks.py``): a notebook saved after
@@ -414,6 +427,9 @@ def pre_save(model: dict, **kwargs) -> None:
     - Bokeh model ids in the static copies are numbered from :data:`FIRST_ID` in the order
       they appear (:func:`renumber_ids`), not by the kernel's counter.
     - No cell keeps the times of its last run (JupyterLab's ``execution`` metadata).
+    - Saved over a stored notebook (JupyterLab passes ``path`` and its ``contents_manager``), the
+      notebook keeps the stored kernel's Python version (``language_info.version``): a reader's
+      Python may differ from the one that stored the book.
 
     Other outputs are left as they are.
 
@@ -428,7 +444,11 @@ def pre_save(model: dict, **kwargs) -> None:
     if model.get("type") != "notebook":
         return
     notebook = model.get("content") or {}
-    notebook.get("metadata", {}).pop("widgets", None)
+    metadata = notebook.get("metadata", {})
+    metadata.pop("widgets", None)
+    stored = _stored_python(kwargs.get("path"), kwargs.get("contents_manager"))
+    if stored and "version" in metadata.get("language_info", {}):
+        metadata["language_info"]["version"] = stored
     ids = itertools.count(FIRST_ID)
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     for place, cell in enumerate(code, 1):
