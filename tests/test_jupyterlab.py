@@ -13,6 +13,13 @@ with the kernel of the project's venv, on a copy of the book, and stopped at the
   answer for part of it, and while a box is refused the menus still answer;
 - a glossary term opens its glossary entry, a chapter or quick-reference link its notebook;
 - the site's own sentences are hidden and the Jupyter ones shown; folds show their triangle.
+- Run All twice and save: the file is byte for byte the stored one (the pre-save hook);
+- after a kernel restart a widget hides its answer, greys its controls (inert) and says in
+  Korean to run the cell again; running it again answers as the library does;
+- before running, a chapter says how to begin and the static copies say they are copies;
+- a slider at its maximum and the dice box stay within their rows; a quick reference's tab shows
+  its title, not its chapter's file name (and no file is renamed); a glossary entry is marked on
+  every click; no "Cross reference target was not found: term-…" line in the console.
 
 No request goes to another host, no script fails, and the console has no version warnings
 (the widgets' front end fits the pinned JupyterLab).
