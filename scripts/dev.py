@@ -95,7 +95,9 @@ def setup_lab() -> None:
     (``lab/extension``, copied into the venv's labextensions), and the server setting that
     keeps saved notebooks readable: a notebook saved after running shows each widget's static
     copy when reopened without its live model, and saving a notebook one only opened changes
-    nothing (``widgets.views.jupyter.pre_save``). No npm: the in-page engine is the site's."""
+    nothing, nor does saving after any number of runs (``widgets.views.jupyter.pre_save``).
+    pytest and nbval come too, so a reader can check a notebook as the tests do. No npm: the
+    in-page engine is the site's."""
     if not PY.exists():
         run(sys.executable, "-m", "venv", VENV)
     stamp = VENV / ".lab-installed"

@@ -1,10 +1,11 @@
 """Re-run every notebook in book/ and store its outputs in place (what nbval later compares).
 
-Widget state is not stored: the static site shows each widget's text/html, and a stored
-widget state would make Jupyter Book load the ipywidgets manager from a CDN. A live widget's
-output keeps only its static copy (``widgets.views.jupyter.pre_save``, the same as JupyterLab's
-save in `dev.py lab`), so a notebook opened without running shows every widget's answer, and
-opening and saving it changes nothing."""
+Notebooks are stored as JupyterLab saves them in `dev.py lab`: through its pre-save hook
+(``widgets.views.jupyter.pre_save``). Widget state is not stored (the static site shows each
+widget's text/html, and a stored widget state would make Jupyter Book load the ipywidgets
+manager from a CDN); a live widget's output keeps only its static copy, so a notebook opened
+without running shows every widget's answer; execution counts and Bokeh ids are the hook's, so
+a reader's save after any number of runs writes the stored bytes."""
 from __future__ import annotations
 
 import sys
@@ -33,13 +34,15 @@ def main(paths: list[str]) -> None:
         NotebookClient(nb, timeout=600, kernel_name="python3", store_widget_state=False,
                        record_timing=False,
                        resources={"metadata": {"path": str(path.parent)}}).execute()
-        for cell in nb.cells:   # no run timestamps: re-running changes only what the reader sees
-            cell.metadata.pop("execution", None)
-        pre_save({"type": "notebook", "content": nb})   # the static copies, as JupyterLab saves
-        nb.metadata.pop("widgets", None)
-        nb.metadata["kernelspec"] = kernelspec()
-        nbformat.write(nb, path)
+        store(nb, path)
         print("executed", path.name)
+
+
+def store(nb, path: Path) -> None:
+    """Write an executed notebook as JupyterLab saves it (its pre-save hook, its kernelspec)."""
+    pre_save({"type": "notebook", "content": nb})
+    nb.metadata["kernelspec"] = kernelspec()
+    nbformat.write(nb, path)
 
 
 if __name__ == "__main__":

@@ -87,7 +87,8 @@ class JupyterGrid:
                                                     rate_key=explorer.rate_key)
         self.boxes = {k: w.Text(description=lab, continuous_update=False,
                                 style={"description_width": "initial"},
-                                layout=w.Layout(width="100%" if k not in ("width", "height") else "12em"))
+                                layout=(w.Layout(width="12em") if k in ("width", "height")
+                                        else w.Layout(width="auto", align_self="stretch")))
                       for k, lab in BOXES.items()}
         self._busy = False
         self.layout = self.result = self.options = None
@@ -196,8 +197,11 @@ class JupyterGrid:
         head = [w.HTML(f"<b>{html.escape(self.explorer.title)}</b>")] if self.explorer.title else []
         note = w.HTML("<p>좌표로 적기 (열,행; 열,행 …): Enter를 누르거나 칸을 떠나면 격자에 반영됩니다.</p>")
         sizes = w.HBox([self.boxes["width"], self.boxes["height"]])
-        box = w.VBox(head + [self.model, note, sizes]
-                     + [self.boxes[k] for k in BOXES if k not in ("width", "height")])
+        from .jupyter import live_box
+        # the plan is the answer: hidden, with a note saying so, once the kernel is gone
+        box = live_box(head + [self.model, note, sizes]
+                       + [self.boxes[k] for k in BOXES if k not in ("width", "height")],
+                       self.model)
         box.rulebook_grid = self       # for code that drives the view (tests, a GM's notebook)
         return box
 

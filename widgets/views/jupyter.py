@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import html as html_lib
+import itertools
+import re
 
 from .format import josa
+from .static_page import BOKEH_ID
 
 #: Seconds a box waits after the last keystroke before it answers (Enter answers at once).
 PAUSE = 0.6
@@ -205,6 +208,39 @@ FOLD_STYLE = ("<style>.rulebook-answer details > summary { display: list-item; c
               "{ list-style-type: disclosure-open; }</style>")
 
 
+#: What a widget whose kernel is gone (restarted, stopped) says where its answer was: its
+#: controls no longer reach the library, so its last answer is hidden rather than left to
+#: disagree with what the boxes show. Shown by the book's JupyterLab plugin
+#: (lab/extension/static/style.css) once the widgets' front end marks the view disconnected.
+STALE_NOTE = ("⚠ 커널이 다시 시작되었거나 멈추어 이 위젯은 더 이상 계산하지 않습니다. "
+              "답을 보려면 이 셀을 다시 실행하세요 (Shift+Enter, 또는 Run ▸ Run All Cells).")
+
+
+def live_box(children: list, answer):
+    """A live widget's box of ``children`` (title, controls, status line and ``answer``, the one
+    that shows the library's answer), with the note a widget whose kernel is gone shows in
+    place of its answer (:data:`STALE_NOTE`, hidden until then) just before ``answer``.
+
+    >>> import ipywidgets as w
+    >>> answer = w.HTML("답")
+    >>> box = live_box([w.HTML("<b>제목</b>"), answer], answer)
+    >>> box._dom_classes, box.children[1]._dom_classes, box.children[1].layout.display
+    (('rulebook-live',), ('rulebook-stale',), 'none')
+    >>> "다시 실행하세요" in box.children[1].value, box.children[-1]._dom_classes
+    (True, ('rulebook-answer',))
+    """
+    import ipywidgets as w
+    note = w.HTML(f'<p role="status" class="widget-error" style="color:#b00020;font-weight:bold">'
+                  f"{html_lib.escape(STALE_NOTE)}</p>", layout=w.Layout(display="none"))
+    note.add_class("rulebook-stale")
+    if "rulebook-answer" not in answer._dom_classes:
+        answer.add_class("rulebook-answer")
+    at = list(children).index(answer)
+    root = w.VBox(list(children[:at]) + [note] + list(children[at:]))
+    root.add_class("rulebook-live")
+    return root
+
+
 def ipywidget(widget, pause: float | None = None):
     """An ipywidgets box for a :class:`~widgets.views.live.LiveWidget`.
 
@@ -229,10 +265,13 @@ def ipywidget(widget, pause: float | None = None):
     for c in widget.controls:
         if c.kind == "number":
             # the knob moves over the options themselves: the front end sends an index
+            # the knob at the slider's end stands a little past its track: a margin keeps it
+            # within the row (no horizontal scrollbar at the maximum)
             slider = w.SelectionSlider(options=[(c.key(o), o) for o in c.options],
                                        value=nearest_option(c, c.default), readout=False,
                                        continuous_update=True, description="",
-                                       layout=w.Layout(flex="1 1 auto", min_width="8em"))
+                                       layout=w.Layout(flex="1 1 auto", min_width="8em",
+                                                       margin="0 12px 0 2px"))
             box = w.Text(value=c.key(c.default), description=c.label, continuous_update=True,
                          style={"description_width": "initial"},
                          layout=w.Layout(width="auto", min_width="12em"))
@@ -247,7 +286,7 @@ def ipywidget(widget, pause: float | None = None):
         elif c.kind == "text":
             box = w.Text(value=str(c.default), description=c.label,
                          continuous_update=True, style={"description_width": "initial"},
-                         layout=w.Layout(width="100%"))
+                         layout=w.Layout(width="auto", align_self="stretch"))
             inputs[c.name] = {"input": box}
             rows.append(box)
         else:
@@ -275,7 +314,7 @@ def ipywidget(widget, pause: float | None = None):
             parts["input"].observe(answers.refresh, names="value")
     answers.refresh()
     head = [w.HTML(f"<b>{html_lib.escape(widget.title)}</b>")] if widget.title else []
-    root = w.VBox(head + rows + [status, out])
+    root = live_box(head + rows + [status, out], out)
     # the parts by name, for code that drives the view (tests, a GM's own notebook)
     root.rulebook_inputs, root.rulebook_status, root.rulebook_out = inputs, status, out
     root.rulebook_answers = answers
@@ -348,26 +387,99 @@ def bars_svg(entry: dict, x_label: str, width: int = 480, height: int = 180) -> 
 
 #: The mime type of a live ipywidget in a notebook's outputs.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: A static copy's Bokeh document (the site embeds it; :func:`widgets.views.static_page.lazy_html`).
+_LIVE_DOC = re.compile(r'(<script type="application/json" class="live-doc">)(.*?)(</script>)', re.S)
+#: The first id the saved form gives (Bokeh's own counter starts here too).
+FIRST_ID = 1000
+
+
+def renumber_ids(html: str, counter) -> str:
+    """``html`` with each Bokeh document's model ids renumbered from ``counter`` in the order
+    they first appear in it (every reference to one id follows it). Ids stay unique across a
+    notebook: each document takes the next numbers, whatever a kernel's counter gave.
+
+    >>> import itertools
+    >>> doc = ('<script type="application/json" class="live-doc">'
+    ...        '{"root_id":"p2207","doc":{"roots":[{"id":"p2207","x":{"id":"p2209"}}]}}</script>')
+    >>> renumber_ids(doc, itertools.count(1000))[-80:]
+    '{"root_id":"p1000","doc":{"roots":[{"id":"p1000","x":{"id":"p1001"}}]}}</script>'
+    """
+    def document(match):
+        new: dict[str, str] = {}
+
+        def one(found):
+            if found.group(0) not in new:
+                new[found.group(0)] = f'"p{next(counter)}"'
+            return new[found.group(0)]
+        return match.group(1) + BOKEH_ID.sub(one, match.group(2)) + match.group(3)
+    return _LIVE_DOC.sub(document, html)
+
+
+def _stored_python(path, contents_manager):
+    """The Python version the stored notebook at ``path`` names, if there is one."""
+    if not path or contents_manager is None:
+        return None
+    try:
+        if not contents_manager.file_exists(path):
+            return None
+        stored = contents_manager.get(path, content=True, type="notebook")["content"]
+        return stored["metadata"]["language_info"]["version"]
+    except Exception:       # unreadable or not a notebook: the kernel's version stands
+        return None
 
 
 def pre_save(model: dict, **kwargs) -> None:
-    """jupyter_server's pre-save hook for the book (set by ``scripts/dev.py lab``): an output
-    that shows a live widget beside its static copy keeps only the static copy when saved. A
-    saved notebook then reopens showing each widget's answer (the static copy the front end
-    picks when no live model exists) instead of "Error displaying widget: model not found";
-    running the cell again makes the widget live. Other outputs are left as they are.
+    """jupyter_server's pre-save hook for the book (set by ``scripts/dev.py lab``; the stored
+    notebooks are saved through it too, ``scripts/execute_notebooks.py``): a notebook saved after
+    any number of runs is byte for byte the notebook stored, so reading never changes a file.
 
-    >>> nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "execute_result",
+    - An output that shows a live widget beside its static copy keeps only the static copy. A
+      saved notebook then reopens showing each widget's answer (the static copy the front end
+      picks when no live model exists) instead of "Error displaying widget: model not found";
+      running the cell again makes the widget live. The notebook keeps no widget state.
+    - Execution counts are each code cell's place among the code cells (1, 2, 3 …), not how
+      many cells the kernel has run.
+    - Bokeh model ids in the static copies are numbered from :data:`FIRST_ID` in the order
+      they appear (:func:`renumber_ids`), not by the kernel's counter.
+    - No cell keeps the times of its last run (JupyterLab's ``execution`` metadata).
+    - Saved over a stored notebook (JupyterLab passes ``path`` and its ``contents_manager``), the
+      notebook keeps the stored kernel's Python version (``language_info.version``): a reader's
+      Python may differ from the one that stored the book.
+
+    Other outputs are left as they are.
+
+    >>> nb = {"cells": [{"cell_type": "code", "execution_count": 7, "metadata": {},
+    ...       "outputs": [{"output_type": "execute_result", "execution_count": 7,
     ...       "data": {WIDGET_VIEW: {"model_id": "x"}, "text/plain": "t",
     ...                "text/html": '<div class="live-widget" id="a" data-live="a">…</div>'}}]}]}
     >>> pre_save({"type": "notebook", "content": nb})
-    >>> sorted(nb["cells"][0]["outputs"][0]["data"])
-    ['text/html', 'text/plain']
+    >>> sorted(nb["cells"][0]["outputs"][0]["data"]), nb["cells"][0]["execution_count"]
+    (['text/html', 'text/plain'], 1)
     """
     if model.get("type") != "notebook":
         return
-    for cell in model.get("content", {}).get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+    notebook = model.get("content") or {}
+    metadata = notebook.get("metadata", {})
+    metadata.pop("widgets", None)
+    stored = _stored_python(kwargs.get("path"), kwargs.get("contents_manager"))
+    if stored and "version" in metadata.get("language_info", {}):
+        metadata["language_info"]["version"] = stored
+    ids = itertools.count(FIRST_ID)
+    code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    for place, cell in enumerate(code, 1):
+        cell.get("metadata", {}).pop("execution", None)
+        if cell.get("execution_count") is not None:
+            cell["execution_count"] = place
+        for output in cell.get("outputs", []):
+            if output.get("execution_count") is not None:
+                output["execution_count"] = place
             data = output.get("data", {})
-            if WIDGET_VIEW in data and 'class="live-widget"' in str(data.get("text/html", "")):
+            html = data.get("text/html")
+            if html is None:
+                continue
+            text = "".join(html) if isinstance(html, list) else html
+            if WIDGET_VIEW in data and 'class="live-widget"' in text:
                 del data[WIDGET_VIEW]
+            renumbered = renumber_ids(text, ids)
+            if renumbered != text:
+                data["text/html"] = renumbered

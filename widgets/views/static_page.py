@@ -238,6 +238,16 @@ def static_html(widget) -> str:
                      placeholder=first["h"], data=data, table_id=table_id)
 
 
+#: What the static copy of a widget says in Jupyter before its cell runs (the site hides it: it
+#: is marked for Jupyter only, and there the copy is the page's live widget).
+COPY_NOTE = ("정적 사본: 기본값의 답만 보입니다. 셀을 실행하면(Run ▸ Run All Cells) "
+             "값을 바꿀 수 있는 위젯이 됩니다.")
+
+#: A Bokeh model id in a document: Bokeh numbers its models with one counter per process, so
+#: the same layout made again (a cell run again) gets new ids.
+BOKEH_ID = re.compile(r'"p\d{4,}"')
+
+
 def lazy_html(uid: str, layout, title: str = "", placeholder: str = "", data: dict | None = None,
               table_id: str | None = None) -> str:
     """A Bokeh layout that the page script embeds only when it scrolls near the viewport, so a
@@ -251,8 +261,11 @@ def lazy_html(uid: str, layout, title: str = "", placeholder: str = "", data: di
     """
     from bokeh.embed import json_item
     doc = json_item(layout)
-    table_id = table_id or f"{uid}-{_digest(doc)}"
+    # named by what it draws, not by the model ids this process's counter gave it (so running
+    # the cell again names it the same)
+    table_id = table_id or f"{uid}-{_digest(BOKEH_ID.sub('', _json(doc)))}"
     head = f'<p class="live-title">{html_lib.escape(title)}</p>' if title else ""
+    head += f'<p class="only-jupyter live-copy" hidden>{html_lib.escape(COPY_NOTE)}</p>'
     extra = (f'<script type="application/json" class="live-data">{_json(data)}</script>'
              if data is not None else "")
     return (f'<div class="live-widget" id="{uid}" data-live="{uid}" data-table="{table_id}">{head}'
@@ -373,6 +386,6 @@ def label_height(label: str) -> float:
     return float(Fraction(int(numerator), int(denominator or 1)))
 
 
-def _digest(data: dict) -> str:
+def _digest(data) -> str:
     raw = json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
     return hashlib.sha256(raw).hexdigest()[:12]

@@ -9,6 +9,9 @@
    to that term's entry. The term is read from the cell's own source: the k-th unresolved link of
    a rendered cell is the k-th {term} role of its source (checked by its shown text).
 
+   Quick references are named in their tabs by their titles (nameTab), and jupyterlab-myst's
+   console lines for the glossary terms this plugin resolves are left out (quietResolvedTerms).
+
    Site-only sentences: the plugin loads static/style.css, which hides what the chapters mark
    class="only-site" and shows what they mark class="only-jupyter" (the site does the opposite).
 
@@ -98,6 +101,45 @@
     return null;
   }
 
+  /** The entry the reader last opened: the preview may draw itself again (JupyterLab renders
+      a Markdown preview again when it is shown, and when its file changes), which drops the
+      mark; it is put back on the new drawing of the same entry. */
+  let marked = null;
+
+  /** Mark ``term``'s entry in the preview ``widget`` (and only it), scrolled to if asked. */
+  function markEntry(widget, term, scroll) {
+    const entry = entryIn(widget.node, term);
+    if (!entry) {
+      return false;
+    }
+    document.querySelectorAll(`.${MARK}`).forEach(node => {
+      if (node !== entry) {
+        node.classList.remove(MARK);
+        delete node.dataset.rulebookTerm;
+      }
+    });
+    entry.classList.add(MARK);
+    entry.dataset.rulebookTerm = term;
+    if (scroll) {
+      entry.scrollIntoView({ block: 'center' });
+    }
+    return true;
+  }
+
+  /** Keep the mark on the entry opened last in ``widget`` whenever the preview redraws. */
+  function keepMark(widget) {
+    if (widget.rulebookMarks) {
+      return;
+    }
+    widget.rulebookMarks = new MutationObserver(() => {
+      if (marked && marked.widget === widget && !widget.node.querySelector(`.${MARK}`)) {
+        markEntry(widget, marked.term, Date.now() < marked.scrollUntil);
+      }
+    });
+    widget.rulebookMarks.observe(widget.node, { childList: true, subtree: true });
+    widget.disposed.connect(() => widget.rulebookMarks.disconnect());
+  }
+
   async function openTerm(app, notebookPath, term) {
     const path = await glossaryFor(app, notebookPath);
     if (!path) {
@@ -106,18 +148,22 @@
     }
     const widget = await app.commands.execute('docmanager:open',
       { path, factory: 'Markdown Preview' });
+    if (!widget || widget.isDisposed) {
+      return;
+    }
+    marked = { widget, term, scrollUntil: Date.now() + 3000 };
+    keepMark(widget);
     const started = Date.now();
     const find = () => {
-      const entry = widget && !widget.isDisposed ? entryIn(widget.node, term) : null;
-      if (entry) {
-        document.querySelectorAll(`.${MARK}`).forEach(node => node.classList.remove(MARK));
-        entry.classList.add(MARK);
-        entry.scrollIntoView({ block: 'center' });
-        entry.dataset.rulebookTerm = term;
-      } else if (Date.now() - started < 15000) {
-        setTimeout(find, 100);     // the preview renders asynchronously
-      } else {
-        console.warn(`${NAME}: ${term} has no entry in ${path}`);
+      if (widget.isDisposed || (marked && marked.term !== term)) {
+        return;                    // closed, or another term clicked since
+      }
+      if (!markEntry(widget, term, true)) {
+        if (Date.now() - started < 15000) {
+          setTimeout(find, 100);   // the preview renders asynchronously
+        } else {
+          console.warn(`${NAME}: ${term} has no entry in ${path}`);
+        }
       }
     };
     find();
@@ -155,13 +201,113 @@
     openTerm(app, found.path, found.term).catch(err => console.error(`${NAME}:`, err));
   }
 
+  /** A notebook in a folder (the quick references: quickref/pf2e.ipynb beside the chapter
+      pf2e.ipynb) shows its title, its first cell's heading, in its tab, so two tabs never read
+      the same; the tab's tooltip keeps the path. Not through the tab's label: JupyterLab takes
+      a new label as a new file name and renames the file (DocumentWidget._onTitleChanged). The
+      tab gets a class of its own (the title's className, which the tab bar keeps) and a rule
+      that shows the title in place of the file name (style.css, .rulebook-titled). */
+  const HEADING = /^#\s+(.+)$/m;
+  let titled = 0;
+
+  function nameTab(panel) {
+    const context = panel.context;
+    if (!context || panel.rulebookNamed || !/\/[^/]+\.ipynb$/.test(context.path)) {
+      return;
+    }
+    panel.rulebookNamed = true;
+    context.ready.then(() => {
+      const cells = context.model.sharedModel.cells;
+      const match = cells.length ? HEADING.exec(cells[0].getSource()) : null;
+      if (!match || panel.isDisposed) {
+        return;
+      }
+      const mark = `rulebook-tab-${++titled}`;
+      const rule = document.createElement('style');
+      rule.textContent = `.lm-TabBar-tab.${mark}::after { content: ${JSON.stringify(match[1].trim())}; }`;
+      document.head.appendChild(rule);
+      panel.title.className = `${panel.title.className} rulebook-titled ${mark}`.trim();
+      panel.disposed.connect(() => rule.remove());
+    });
+  }
+
+  function nameTabs(app) {
+    for (const widget of app.shell.widgets('main')) {
+      nameTab(widget);
+    }
+  }
+
+  /** jupyterlab-myst resolves references within one notebook only (one ReferenceState per
+      notebook, src/myst.ts; project-wide references are its open issue #218) and logs every
+      reference it cannot resolve with console.error each time it renders a notebook: in a
+      chapter, each glossary term (a {term} role, id term-…), 17–19 a notebook. This plugin
+      resolves those itself (a click opens the glossary entry, above), so those lines are not
+      errors here; they are left out of the message, and every other line passes as it was. */
+  const UNRESOLVED_TERM = /^Cross reference target was not found: term-/;
+
+  function quietResolvedTerms() {
+    const error = console.error;
+    if (error.rulebookTerms) {
+      return;
+    }
+    const filtered = function (...args) {
+      if (args.length === 1 && typeof args[0] === 'string' && args[0].includes('term-')) {
+        const lines = args[0].split('\n');
+        const rest = lines.filter(line => !UNRESOLVED_TERM.test(line));
+        if (rest.length < lines.length) {
+          if (rest.length) {
+            error.call(console, rest.join('\n'));
+          }
+          return;
+        }
+      }
+      return error.apply(console, args);
+    };
+    filtered.rulebookTerms = true;
+    console.error = filtered;
+  }
+
+  /** A live widget whose kernel is gone (restarted, stopped): the widgets' front end marks its
+      view .jupyter-widgets-disconnected; style.css hides its answer, greys its controls and
+      shows its note (run the cell again). Its controls are made inert too: no focus, no
+      typing, so nothing the reader does can seem to answer (and the front end does not throw
+      "Cannot send" for a change it can no longer send to the kernel). */
+  function inertWhenKernelGone() {
+    const update = root => {
+      const gone = root.classList.contains('jupyter-widgets-disconnected');
+      for (const child of root.children) {
+        if (!child.classList.contains('rulebook-stale')) {
+          child.inert = gone;
+        }
+      }
+    };
+    new MutationObserver(records => {
+      for (const record of records) {
+        const node = record.target;
+        if (node.classList && node.classList.contains('rulebook-live')) {
+          update(node);
+        }
+      }
+    }).observe(document.body, { attributes: true, attributeFilter: ['class'], subtree: true });
+  }
+
   const plugin = {
     id: `${NAME}:glossary-terms`,
-    description: 'A glossary term in a chapter opens its entry in the glossary.',
+    description: 'A glossary term in a chapter opens its entry in the glossary; quick references are named by their titles.',
     autoStart: true,
     activate: app => {
+      quietResolvedTerms();
+      inertWhenKernelGone();
       document.addEventListener('click', event => onClick(app, event), true);
       document.addEventListener('mouseover', event => onHover(app, event), true);
+      const shell = app.shell;
+      if (shell.layoutModified) {
+        shell.layoutModified.connect(() => nameTabs(app));
+      }
+      if (shell.currentChanged) {
+        shell.currentChanged.connect(() => nameTabs(app));
+      }
+      app.restored.then(() => nameTabs(app));
     }
   };
 
