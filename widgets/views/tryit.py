@@ -17,6 +17,8 @@ def about(p: Fraction) -> str:
 
     >>> about(Fraction(1381, 7776)), about(Fraction(1, 2)), about(Fraction(1))
     ('약 18% (1381/7776)', '50% (1/2)', '100% (1)')
+    >>> about(Fraction(1, 36))
+    '약 3%, 36번 중 1번꼴 (1/36)'
     >>> about(Fraction(1, 1000)), about(Fraction(999, 1000))
     ('1% 미만 (1/1000)', '99% 넘게 (999/1000)')
     """
@@ -30,7 +32,8 @@ def about(p: Fraction) -> str:
     if whole == 100:
         return f"99% 넘게 ({exact})"
     word = "" if whole == p * 100 else "약 "
-    return f"{word}{whole}% ({exact})"
+    often = f", {p.denominator}번 중 1번꼴" if p.numerator == 1 and 2 < p.denominator <= 100 else ""
+    return f"{word}{whole}%{often} ({exact})"
 
 
 class Answer:
