@@ -471,6 +471,12 @@ WORDING = [
     ("bfrpg", "팔라딘`**(Paladin, 30피트)은 달아납니다"), ("bfrpg", "팔라딘: 30피트: 걷기"),
     ("bfrpg", "넓다는 것이 분명합니다"), ("bfrpg", "전술적인 판단도 늘어납니다"),
     ("trench_crusade", "근거리 공격`을 한 번 합니다"),
+    # issue 29: the book's terms (the source translation's words stay in the glossary only)
+    ("trench_crusade", "조작"), ("trench_crusade", "단병접전"), ("trench_crusade", "근거리 공격"),
+    ("trench_crusade", "근거리 무기"), ("pf2e", "명중굴림"), ("bfrpg", "명중굴림"),
+    ("trench_crusade", "번역본:"), ("pf2e", "번역본:"), ("bfrpg", "번역본:"), ("underface", "번역본:"),
+    ("hunters_moon", "번역본:"), ("bfrpg", "분리 사격 +2를 받음"), ("underface", "덜 다칩니다"),
+    ("hunters_moon", "명중 가운데 크리티컬 히트(스페셜) 1/36"),
     ("underface", "보통 실패"), ("underface", "버팀"), ("underface", "기절 (HP 0 이하)"),
     ("underface", "`가 캐릭터가 이번 턴에"), ("underface", "전투에 끼어"),
     ("underface", "(parry, dodge)"),
@@ -736,7 +742,7 @@ def test_spent_markers_are_gone_and_the_free_attack_is_optional():
     assert "소모" in text and "소모" in q.tc_dice_sources().note
     for path in (BOOK / "trench_crusade.ipynb", BOOK / "quickref" / "trench_crusade.ipynb"):
         item = re.split(r"\n\s*(?:[-*]|\d\.) ", markdown_of(path).split("{term}`퇴각`", 1)[1], maxsplit=1)[0]
-        assert "근거리 공격" in item and re.search(r"근거리 공격`?을 한 번 할 수 있습니다", item), item
+        assert "근접 공격" in item and re.search(r"근접 공격[^`]*`?을 한 번 할 수 있습니다", item), item
     on = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=True, weapon_mod=0).html
     off = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=False, weapon_mod=0).html
     assert "유혈낭자" in on.split("</p>")[0] and "유혈낭자" not in off.split("</p>")[0]

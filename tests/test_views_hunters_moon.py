@@ -237,3 +237,17 @@ def test_body_attack_entries_equal_the_library():
         assert entry["x"] == list(loss.probabilities())
         assert entry["t"] == [fmt.prob(p) for p in loss.probabilities().values()]
         assert esc(fmt.prob(loss.probability(0))) in entry["h"]
+
+
+def test_destroy_widget_gives_the_critical_chance_per_attack_and_among_hits():
+    """Issue 29: 1/36 is the chance per attack; among hits it is 1/21 (【무용】 2 against 9):
+    counted here over the 36 rolls of 2D6, a special being 12 on the dice."""
+    from fractions import Fraction
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    hits = [r for r in rolls if sum(r) == 12 or (sum(r) != 2 and sum(r) + 2 >= 9)]
+    specials = [r for r in hits if sum(r) == 12]
+    per_attack, among = Fraction(len(specials), 36), Fraction(len(specials), len(hits))
+    assert among == Fraction(1, 21)
+    text = html.unescape(views.destroy_widget().shown(might=2, defence=9, weapon_power=3,
+                                                       paragraph=3, durability=6).html)
+    assert f"공격 한 번에 {fmt.prob(per_attack)}, 명중한 공격 가운데로는 {fmt.prob(among)}" in text

@@ -135,8 +135,8 @@ def test_trench_crusade_attack_markers_risky_and_charge_open_with_their_totals()
                                   f"쓴 뒤 {fmt.prob(tc.success_or_better(tc.success_odds(after)))}"]
     for v, h in entries(tc_views.risky_widget()):
         p = tc.risky_chain_odds(v["dice"], v["modifier"], tc.RISKY_ROLLS[v["action"]])
-        assert total_lines(h) == [f"조작이 이어질 확률: {fmt.prob(p)}"]
-        assert f"조작이 끝날 확률 {fmt.prob(1 - p)}" in html.unescape(h)
+        assert total_lines(h) == [f"활성화가 이어질 확률: {fmt.prob(p)}"]
+        assert f"활성화가 끝날 확률 {fmt.prob(1 - p)}" in html.unescape(h)
     for v, h in entries(tc_views.charge_widget()):
         p = tc.charge_odds(v["movement"], v["distance"])
         assert total_lines(h) == [f"돌격이 닿을 확률: {fmt.prob(p)}"]

@@ -8,9 +8,9 @@ steps double: 10 ft a square; running that way goes twice as far, with no attack
 shot, as Doughbert does to square 5), or withdraw at half rate, or flee and take a parting shot;
 the 3 squares behind a combatant are its rear; a parting shot and an attack from behind get
 +2 (the source states both, citing the core rules). Engagement, withdrawal, flight and parting
-shots are counted per opponent. Rules from the core rules (supplementary, see rules-notes):
-movement rates by armour and load, missile ranges (:mod:`widgets.ranges`), cover, the attack
-roll.
+shots are counted per opponent. The movement-rate table by armour and load is the source's own
+(its rates are the core rules'). Rules from the core rules (supplementary, see rules-notes):
+missile ranges (:mod:`widgets.ranges`), cover, the attack roll.
 
 The source's figures are not in the text, so the preset scenes place the combatants where
 the text's numbers come out (each scene says so in ``note``).
@@ -99,8 +99,8 @@ _COLUMNS_KO = {"walk_orth": "걷기 가로/세로", "walk_diag": "걷기 대각�
 
 
 def movement_rate(armor: object, load: object) -> int:
-    """Feet per round by armour and load (core rules): none or magic leather 40/30, leather
-    or magic metal 30/20, metal 20/10 (light/heavy load). Korean names work too.
+    """Feet per round by armour and load (the source's table): none or magic leather 40/30,
+    leather or magic metal 30/20, metal 20/10 (light/heavy load). Korean names work too.
 
     >>> movement_rate("none", "heavy"), movement_rate("magic leather", "light")
     (30, 40)

@@ -73,7 +73,7 @@ DICE_SOURCES: dict[str, tuple[str, str, int, str]] = {
     "cover": ("대상이 엄폐", "원거리 공격", -1, "보충"),
     "long_range": ("무기 사거리의 절반보다 멂", "원거리 공격", -1, "보충"),
     "elevated": ('대상보다 2" 넘게 높은 곳에서 쏨', "원거리 공격", +1, "보충"),
-    "defended_obstacle": ("방어된 장애물 너머의 적", "근거리 공격", -1, "보충"),
+    "defended_obstacle": ("방어된 장애물 너머의 적", "근접 공격", -1, "보충"),
 }
 
 

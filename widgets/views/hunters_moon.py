@@ -214,8 +214,9 @@ def destroy_widget(uid: str = "hm-destroy") -> LiveWidget:
     def compute(might, defence, weapon_power, paragraph, durability):
         odds = hm.destroy_odds(might, defence, weapon_power, paragraph, durability)
         plain = hm.pc_damage(weapon_power, paragraph)
+        among_hits = (f", 명중한 공격 가운데로는 {fmt.prob(odds.critical / odds.hit)}" if odds.hit else "")
         text = (fmt.total_first("공격 한 번", [("명중 (스페셜 포함)", odds.hit), ("격파", odds.destroy)])
-                + f"<p>명중 가운데 크리티컬 히트(스페셜) {fmt.prob(odds.critical)}. 보통 명중 데미지 "
+                + f"<p>크리티컬 히트(스페셜): 공격 한 번에 {fmt.prob(odds.critical)}{among_hits}. 보통 명중 데미지 "
                 f"{dist_text(plain)} vs 【내구도】 {durability}. 격파하면 본체 【생명력】 "
                 f"−{odds.body_loss}, 이 공격 한 번의 기대 감소 {_mean_text(odds.expected_body_loss)}</p>")
         return Shown(text)

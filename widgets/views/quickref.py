@@ -214,19 +214,21 @@ def bf_melee_options() -> RefTable:
     a combatant who fled at walking speed may still attack is the book's reading (가정).
 
     >>> bf_melee_options().rows[0], bf_melee_options().rows[3]
-    (['걸은 뒤 공격 가능', '예', '없음'], ['근접전을 유지한 채 달리기 (두 배로 세어 이동 속도의 두 배까지)', '아니요', '없음'])
+    (['걸은 뒤 공격 가능', '예', '없음'], ['근접전을 유지한 채 달리기 (두 배로 세어 이동 속도의 두 배까지, 가정)', '아니요', '없음'])
     """
     rows = [("walk", labels.BF_MOVE_OPTIONS["walk"]), ("run", labels.BF_MOVE_OPTIONS["run"]),
             ("melee_move", labels.BF_MOVE_OPTIONS["melee_move"]),
-            ("run", "근접전을 유지한 채 달리기 (두 배로 세어 이동 속도의 두 배까지)")]
+            ("run", "근접전을 유지한 채 달리기 (두 배로 세어 이동 속도의 두 배까지, 가정)")]
     rows += [(k, labels.BF_MOVE_OPTIONS[k]) for k in ("withdraw", "flee_walk", "flee_run")]
     reading = {"flee_walk": " (가정)"}
     return RefTable("이동 방식과 공격", ["이동 방식", "같은 라운드에 공격", "분리 사격"],
                     [[label, ("예" if bf.can_attack_after(k) else "아니요") + reading.get(k, ""),
                       "떠난 상대마다 한 번" if k in bf.FLIGHT_OPTIONS else "없음"]
                      for k, label in rows],
-                    "분리 사격은 상대 곁을 떠나는 걸음에만 따릅니다. 근접전을 떠나지 않으면 달려도 분리 사격은 "
-                    "없습니다 (원문 근접 예제 2의 5번 칸). 가정: 원문은 도주한 전투원이 공격할 수 있는지 "
+                    "분리 사격은 떠난 상대가 명중 굴림 +2로 하는 공격으로, 보통은 근접 무기로 한 번 칩니다. "
+                    "상대 곁을 떠나는 걸음에만 따르고, 근접전을 떠나지 않으면 달려도 분리 사격은 "
+                    "없습니다 (원문 근접 예제 2의 5번 칸). 가정: 근접전 중에 차례를 시작한 전투원도 근접전을 떠나지 "
+                    "않고 달릴 수 있다고 봅니다. 가정: 원문은 도주한 전투원이 공격할 수 있는지 "
                     "정하지 않습니다. 이 책은 걸어서 도주했다면 걷기처럼 공격할 수 있고, 달려서 도주했다면 "
                     "달리기처럼 공격할 수 없다고 봅니다. 근접전과 도주, 분리 사격은 상대마다 따로 셉니다.")
 

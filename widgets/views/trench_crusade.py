@@ -159,15 +159,15 @@ def activation_widget(uid: str = "tc-activation") -> LiveWidget:
         order = tc.activation_order(models_a, models_b, starter)
         seq = " → ".join(order)
         left = abs(models_a - models_b)
-        tail = (f"<p><b>가정</b>: 한쪽이 조작할 미니어처를 다 쓰면 남은 쪽이 나머지 {left}개를 "
-                "잇달아 조작하는 것으로 그렸습니다. 요약본은 이 경우를 따로 적지 않습니다.</p>"
+        tail = (f"<p><b>가정</b>: 한쪽이 활성화할 미니어처를 다 쓰면 남은 쪽이 나머지 {left}개를 "
+                "잇달아 활성화하는 것으로 그렸습니다. 요약본은 이 경우를 따로 적지 않습니다.</p>"
                 if left else "")
-        return Shown(f"<p>{who}.</p><p>조작 순서{note}: {html.escape(seq)}</p>"
-                     f"<p>이 차례의 조작 횟수: {len(order)}</p>{tail}")
+        return Shown(f"<p>{who}.</p><p>활성화 순서{note}: {html.escape(seq)}</p>"
+                     f"<p>이 차례의 활성화 횟수: {len(order)}</p>{tail}")
     return LiveWidget(
         uid, [number("models_a", "A 쪽 미니어처 수", 1, 20, 6),
               number("models_b", "B 쪽 미니어처 수", 1, 20, 8)],
-        compute, title="누가 먼저 조작하나", plot=False)
+        compute, title="누가 먼저 활성화하나", plot=False)
 
 
 _RISKY = {"dash": "약진", "climb": "등반", "fire_step": "참호 발판 등반", "dash_climb": "약진 후 등반"}
@@ -183,18 +183,18 @@ def risky_widget(uid: str = "tc-risky") -> LiveWidget:
             text = "<p>참호의 사격 발판으로 오르는 것은 위험한 행동이 아니므로 굴림 없이 성공합니다.</p>"
         else:
             need = next(lo for key, _, lo, _ in tc.SUCCESS_CHART if key == "success")
-            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 조작이 이어집니다.</p>" if count == 1 else
-                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 조작이 이어집니다.</p>")
-        text = (fmt.total_first("조작이 이어질 확률", goes_on) + text
-                + f"<p>조작이 끝날 확률 {fmt.prob(1 - goes_on)}</p>")
+            text = (f"<p>성공 굴림(합계 {need} 이상)에 성공해야 활성화가 이어집니다.</p>" if count == 1 else
+                    f"<p>성공 굴림 {count}번이 모두 성공해야(각각 합계 {need} 이상) 활성화가 이어집니다.</p>")
+        text = (fmt.total_first("활성화가 이어질 확률", goes_on) + text
+                + f"<p>활성화가 끝날 확률 {fmt.prob(1 - goes_on)}</p>")
         bars = Bars.outcomes({"stop": 1 - goes_on, "go": goes_on},
-                             {"stop": "조작 종료", "go": "계속"},
+                             {"stop": "활성화 종료", "go": "계속"},
                              {"stop": "failure", "go": "success"}, start=0)
         return Shown(text, bars)
     return LiveWidget(
         uid, [select("action", "행동", _RISKY, "dash"), number("dice", "순 ±DICE", -3, 3, 0),
               number("modifier", "보정치", -2, 2, 0)],
-        compute, title="위험한 행동", x_label="조작")
+        compute, title="위험한 행동", x_label="활성화")
 
 
 @widget_factory
@@ -207,7 +207,7 @@ def charge_widget(uid: str = "tc-charge") -> LiveWidget:
                     tuple("success" if f >= face else "failure" for f in range(1, 7)))
         need = ("이동력만으로 1\" 안에 닿습니다" if face == 0 else
                 "어떤 눈이 나와도 1\" 안에 닿지 못합니다" if face > 6 else
-                f"D6 눈이 {face} 이상이면 1\" 안에 닿아 단병접전에 들어갑니다")
+                f"D6 눈이 {face} 이상이면 1\" 안에 닿아 근접전에 들어갑니다")
         text = (fmt.total_first("돌격이 닿을 확률", p)
                 + f"<p>대상까지 {distance}\", 이동력 {movement}\": {need}. "
                 f"닿지 못할 확률 {fmt.prob(1 - p)}</p>")

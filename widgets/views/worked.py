@@ -110,7 +110,7 @@ def tc_round(distance: int = 18) -> WorkedRound:
     labels = {key: label.split(":")[0] for key, label, _, _ in tc.INJURY_CHART}
     steps = [
         ("선언:", f"사수가 사거리 {TC_RIFLE_RANGE}\"짜리 소총으로 {distance}\" 떨어진 적을 쏘겠다고 합니다. "
-                  f"사수는 단병접전 중이 아니고 이번 조작에 돌격하지 않았으므로 원거리 공격을 할 수 있습니다. "
+                  f"사수는 근접전 중이 아니고 이번 활성화에 돌격하지 않았으므로 원거리 공격을 할 수 있습니다. "
                   f"적은 엄폐물 뒤에 있고 {josa(TC_TARGET_ARMOUR, '을/를')} 입었습니다."),
         ("보정:", f"거리 구간은 {band.label}({fmt.signed(band.modifier)} DICE), 엄폐 "
                   f"{fmt.signed(tc.DICE_SOURCES['cover'][2])} DICE. 모두 더하면 순 {fmt.signed(net)} DICE이므로 "

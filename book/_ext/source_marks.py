@@ -1,0 +1,54 @@
+"""Source notes out of the way: a short mark in the sentence, its source in a side note.
+
+A chapter marks a rule the source text leaves out like this (the mark is a glossary link, the
+footnote holds the source; both are plain MyST, so JupyterLab shows them too):
+
+    부상 굴림의 합계는 부상 판정표로 읽습니다.{term}`보충 <보충 규칙>`[^tc-injury]
+
+    [^tc-injury]: 트렌치 크루세이드 공식 규칙 v1.x, 부상 판정표(Injury Chart).
+
+    이 책은 미니어처의 주인이 표식을 쓴다고 봅니다.{term}`가정`[^tc-blessing]
+
+    [^tc-blessing]: 요약본은 누가 쓰는지 적지 않습니다.
+
+On the site the theme turns each footnote into a side note (``use_sidenotes``): in the margin
+on a wide screen, and on a phone one tap on its number opens it under the line. This extension
+gives a glossary link to 보충 규칙 or to 가정 that a footnote follows at once the classes ``source-mark`` and
+``source-mark--supplement`` / ``source-mark--assumption``, which ``book.css`` draws as a small
+〔보충〕 / 〔가정〕 tag. A link to those entries in running prose (no footnote after it) stays a
+plain glossary link.
+"""
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx import addnodes
+
+#: The glossary entry a mark links to → the class of its tag.
+MARKS = {"보충 규칙": "source-mark--supplement", "가정": "source-mark--assumption"}
+
+
+def mark_class(target: str) -> str | None:
+    """The tag class of a ``{term}`` link to ``target`` (None for any other term).
+
+    >>> mark_class("보충 규칙"), mark_class("가정"), mark_class("유혈 표식")
+    ('source-mark--supplement', 'source-mark--assumption', None)
+    """
+    return MARKS.get(" ".join(target.split()))
+
+
+def _tag_marks(app, doctree) -> None:
+    for ref in doctree.findall(addnodes.pending_xref):
+        if ref.get("reftype") != "term":
+            continue
+        kind = mark_class(ref.get("reftarget", ""))
+        if kind is None or not isinstance(ref.next_node(siblings=True, descend=False),
+                                          nodes.footnote_reference):
+            continue
+        for inline in ref.findall(nodes.inline):
+            inline["classes"] += ["source-mark", kind]
+            break
+
+
+def setup(app):
+    app.connect("doctree-read", _tag_marks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
