@@ -158,8 +158,8 @@ def split_particles(page: str) -> list[str]:
     ['사망 임계 입니다']
     """
     body = _article(page)
-    found = [_text(body[max(0, m.start() - 40):m.end()]).split("\n")[-1].strip()
-             for m in SPLIT_TAG.finditer(body)]
+    found = [re.sub(r"\s+", " ", _text(re.sub(r"^[^<]*>", "", body[max(0, m.start() - 300):m.end()])))
+             .strip()[-24:] for m in SPLIT_TAG.finditer(body)]
     for para in re.findall(r"<(p|li|td|th|dd|dt|h[1-6]|caption|figcaption)\b[^>]*>(.*?)</\1>", body, re.S):
         text = _text(para[1])
         found += [text[max(0, m.start() - 12):m.end()].strip()
@@ -200,3 +200,17 @@ def test_no_sentence_over_120_characters_in_the_chapters():
     bad = {name: found for name, found in bad.items() if found}
     assert not bad, "sentences over 120 characters:\n" + "\n".join(
         f"{name} ({len(found)}): " + " | ".join(found[:5]) for name, found in bad.items())
+
+
+def test_a_source_mark_is_a_tag_with_its_source_in_a_side_note():
+    """〔가정〕 in the introduction: a glossary link drawn as a tag, its footnote a side note
+    (book/_ext/source_marks.py, use_sidenotes); a link to the same entry in prose is no tag."""
+    page = (SITE / "book" / "intro.html").read_text(encoding="utf-8")
+    tag = re.search(r'<span class="xref std std-term source-mark source-mark--assumption">가정</span></a>'
+                    r"<label for='(sidenote-role-[^']+)' class='margin-toggle'>", page)
+    assert tag, "no 〔가정〕 tag followed by its side note in the introduction"
+    note = page.split(f"id='{tag.group(1)}'", 1)[1]
+    assert re.search(r'<span class="sidenote[^"]*"><sup>\d+</sup>헌터즈 문의 근거 텍스트는', note)
+    assert len(re.findall(r"source-mark--", page)) == 1      # the list's 보충 규칙 / 가정 links are plain
+    css = (SITE / "_static" / "book.css").read_text(encoding="utf-8")
+    assert ".source-mark--supplement" in css and ".source-mark--assumption" in css

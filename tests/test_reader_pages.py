@@ -420,22 +420,15 @@ def test_the_translation_terms_are_the_ones_the_issue_names():
         assert pair in found
 
 
-#: Chapters rewritten for a newcomer (issue 29): the translation's variants (번역본: …) stand in
-#: the glossary only, whose entry the chapter links.
-GLOSSARY_ONLY_VARIANTS = {"underface", "hunters_moon", "bfrpg"}
-
-
 @pytest.mark.parametrize("chapter, term, words", translated_terms())
 def test_the_source_translations_term_stands_beside_the_books_at_first_use(chapter, term, words):
     """Item 10: where the book's word differs from the source translation's, the chapter gives
-    the translation's word beside it the first time it links the term (issue 29: or, in a
-    rewritten chapter, links the glossary entry that gives it, and says 번역본 nowhere)."""
+    the translation's word beside it the first time it links the term. Issue 29: out of the
+    sentence, in a side note on the term (``{term}`활성화`[^tc-activation]`` with
+    ``[^tc-activation]: 요약본의 말로는 「조작」.``), or in the sentence's own words; never as a
+    bracketed 「번역본: …」, which the glossary alone keeps."""
     text = markdown_of(BOOK / f"{chapter}.ipynb")
-    if chapter in GLOSSARY_ONLY_VARIANTS:
-        assert "번역본" not in text, chapter
-        assert any((target or shown).strip() == term for shown, target in TERM_ROLE.findall(text)), term
-        assert any(w in glossary_entries()[term] for w in words), term
-        return
+    notes = dict(re.findall(r"^\[\^([^\]]+)\]:\s*(.+)$", text, flags=re.M))
     for paragraph in re.split(r"\n\s*\n", text):
         roles = [shown.strip() for shown, target in TERM_ROLE.findall(paragraph)
                  if (target or shown).strip() == term]
@@ -443,7 +436,8 @@ def test_the_source_translations_term_stands_beside_the_books_at_first_use(chapt
             plain = TERM_ROLE.sub(lambda m: m.group(1), paragraph)
             if any(shown in words for shown in roles):  # the link shows the translation's word
                 return
-            assert "번역본" in plain and any(w in plain for w in words), (term, plain[:200])
+            beside = plain + " ".join(notes.get(label, "") for label in re.findall(r"\[\^([^\]]+)\]", paragraph))
+            assert any(w in beside for w in words), (term, plain[:200])
             return
     pytest.fail(f"{term} is never linked in {chapter}")
 
@@ -475,7 +469,7 @@ WORDING = [
     ("trench_crusade", "조작"), ("trench_crusade", "단병접전"), ("trench_crusade", "근거리 공격"),
     ("trench_crusade", "근거리 무기"), ("pf2e", "명중굴림"), ("bfrpg", "명중굴림"),
     ("trench_crusade", "번역본:"), ("pf2e", "번역본:"), ("bfrpg", "번역본:"), ("underface", "번역본:"),
-    ("hunters_moon", "번역본:"), ("bfrpg", "분리 사격 +2를 받음"), ("underface", "덜 다칩니다"),
+    ("hunters_moon", "번역본:"), ("bfrpg", "분리 사격 +2를 받음"), ("underface", "이 방어구가 평상복보다"),
     ("hunters_moon", "명중 가운데 크리티컬 히트(스페셜) 1/36"),
     ("underface", "보통 실패"), ("underface", "버팀"), ("underface", "기절 (HP 0 이하)"),
     ("underface", "`가 캐릭터가 이번 턴에"), ("underface", "전투에 끼어"),

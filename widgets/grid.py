@@ -131,7 +131,7 @@ def path_feet(path: Iterable[object]) -> int:
         if max(abs(dc), abs(dr)) != 1:
             raise RuleInputError(
                 f"step {i + 1} from {a} to {b} is not a move to an adjacent square",
-                f"{i + 1}번째 이동 {a} → {b}는 이웃한 칸으로의 한 칸 이동이 아닙니다.")
+                f"{i + 1}번째 이동({a} → {b}): 이웃한 칸으로 가는 한 칸 이동이 아닙니다.")
         if dc and dr:
             diagonals += 1
             feet += SQUARE_FEET if diagonals % 2 else 2 * SQUARE_FEET
@@ -156,7 +156,7 @@ def walk_feet(terrain: "Terrain", path: Iterable[object]) -> int:
         if max(abs(dc), abs(dr)) != 1 or not terrain.inside(b) or b in terrain.blocked \
                 or b in terrain.enemies:
             raise RuleInputError(f"step {i + 1} from {a} to {b} is not a legal move",
-                                 f"{i + 1}번째 이동 {a} → {b}는 갈 수 있는 한 칸 이동이 아닙니다.")
+                                 f"{i + 1}번째 이동({a} → {b}): 갈 수 있는 한 칸 이동이 아닙니다.")
         step = 5
         if dc and dr:
             diagonals += 1

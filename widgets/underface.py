@@ -651,7 +651,7 @@ def ranged_hit_odds(weapon: str, distance: float, attack_skill: int, defense_ski
     band = range_difficulty(distance, weapon)
     if band == "out_of_range":
         raise RuleInputError(f"{distance} m is beyond twice the range of {weapon}",
-                             f"{weapon}의 사정거리 2배({2 * RANGED_WEAPONS[weapon].range_m}m)보다 멀어 "
+                             f"{weapon}의 사정거리의 두 배({2 * RANGED_WEAPONS[weapon].range_m}m)보다 멀어 "
                              "닿지 않습니다.")
     allowed, hard = ranged_defence(weapon, response)
     return opposed_odds(attack_skill, defense_skill if allowed else None,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 #: The glossary entry a mark links to → the class of its tag.
 MARKS = {"보충 규칙": "source-mark--supplement", "가정": "source-mark--assumption"}
@@ -49,6 +50,34 @@ def _tag_marks(app, doctree) -> None:
             break
 
 
+class SideNotesInsideLists(SphinxPostTransform):
+    """The theme places a side note whose footnote sits in a list item (or a table cell) twice:
+    once just before that item, which makes a ``<span>`` a child of ``<ol>``/``<ul>``/``<tr>``
+    (invalid HTML; axe: "list element has direct children that are not allowed"), and once,
+    hidden on a wide screen (``d-n``), beside its number. A list item does not clip a float,
+    so keep only the copy beside its number and show it as the theme shows any other side note
+    (in the margin on a wide screen, under the line on a phone, under the line in print)."""
+
+    default_priority = 2          # after sphinx-book-theme's HandleFootnoteTransform (1)
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        for note in list(self.document.findall(nodes.inline)):
+            kinds = {"sidenote", "marginnote"} & set(note["classes"])
+            parent = note.parent
+            if not kinds or not isinstance(parent, (nodes.bullet_list, nodes.enumerated_list, nodes.row)):
+                continue
+            item = parent[parent.index(note) + 1]
+            twins = [n for n in item.findall(nodes.inline) if "d-n" in n["classes"]
+                     and kinds & set(n["classes"]) and n.astext() == note.astext()]
+            parent.remove(note)
+            if twins:
+                twins[0]["classes"].remove("d-n")
+            else:                  # no twin found: keep the note, inside the item
+                item.insert(0, note)
+
+
 def setup(app):
     app.connect("doctree-read", _tag_marks)
+    app.add_post_transform(SideNotesInsideLists)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -16,6 +16,15 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
 
 
+def number(n: int) -> str:
+    """A whole number as the reader sees it: a real minus sign (U+2212), no plus sign.
+
+    >>> number(-4), number(0), number(3)
+    ('−4', '0', '3')
+    """
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> str:
     """An answer's first line: the total a GM asks for first ("does it hit?"), exact fraction
     and percent, before the breakdown. ``total`` is one probability, or ``(name, probability)``

@@ -116,7 +116,7 @@ def bfrpg_widget(uid: str = "om-bf") -> LiveWidget:
                 f"x<sup>{bonus}</sup>{_particle(bonus, '을/를')} 곱하는 것입니다. 필요한 값 {needed} 이상인 항의 계수를 더하면 명중 확률입니다.</p>"
                 + mathml(gf) + _compare([(f"{needed} 이상 (명중)", _band(coeffs, needed, None), library)]))
         return Shown(text, _bars(coeffs, lambda k: "success" if k >= needed else "failure"))
-    return LiveWidget(uid, [toggle("rear", "뒤에서 공격 (+2, 보충 규칙)"),
+    return LiveWidget(uid, [toggle("rear", "뒤에서 공격 (+2)"),
                             select("needed", "명중에 필요한 값", {n: str(n) for n in (11, 13, 15)}, 13)],
                       compute, title="베이식 판타지: 명중 굴림의 생성함수", x_label="x의 지수 (d20 + 보너스)")
 
@@ -147,7 +147,7 @@ def pf2e_widget(uid: str = "om-pf") -> LiveWidget:
         return Shown(text, _bars(coeffs, lambda k: "success" if k >= ac else "failure"))
     return LiveWidget(uid, [select("bonus", "명중 보너스", _signed_choices((6, 10)), 10),
                             select("ac", "대상 AC", {18: "18", 22: "22"}, 18)],
-                      compute, title="패스파인더 2판: 명중굴림의 생성함수", x_label="x의 지수 (d20 + 보너스)")
+                      compute, title="패스파인더 2판: 명중 굴림의 생성함수", x_label="x의 지수 (d20 + 보너스)")
 
 
 # --- Underface: damage through armour ----------------------------------------------------------
@@ -197,9 +197,9 @@ def hunters_moon_widget(uid: str = "om-hm") -> LiveWidget:
             got[hm.check_outcome(raw, modifier, target)] += p
         library = hm.check_odds(modifier, target)
         rows = [(labels.HM_OUTCOMES[k], got[k], library[k]) for k in hm.OUTCOMES]
-        text = ("<p>수정을 더하기 전의 눈 합이 펌블과 스페셜을 정하므로 보정치를 곱하지 않은 생성함수를 씁니다. "
+        text = ("<p>수정을 더하기 전의 눈 합이 펌블과 스페셜을 정하므로 수정을 더하기 전 2D6의 생성함수를 씁니다. "
                 f"x²의 계수가 펌블, x¹²의 계수가 스페셜이고, 나머지 항은 지수 + {modifier} ≥ {target}이면 "
-                "성공입니다(보충 규칙).</p>" + mathml(_sympy().expand(gf)) + _compare(rows))
+                "성공입니다(가정).</p>" + mathml(_sympy().expand(gf)) + _compare(rows))
         band = {"fumble": "down", "failure": "failure", "success": "success", "special": "critical"}
         return Shown(text, _bars(coeffs, lambda k: band[hm.check_outcome(k, modifier, target)]))
     return LiveWidget(uid, [select("modifier", "더하는 값", _signed_choices((0, 2, 4)), 2),

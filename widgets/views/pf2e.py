@@ -146,7 +146,7 @@ def attack_widget(uid: str = "pf-attack") -> LiveWidget:
         return Shown(
             f"<p>{name} {fmt.signed(ability)} + 숙련 {fmt.signed(prof)} "
             f"({RANK_CHOICES[rank].split()[0]}·{level}레벨) = "
-            f"<b>{fmt.signed(total)}</b></p><p>명중굴림: d20 {fmt.signed(total)} + 보너스·페널티</p>")
+            f"<b>{fmt.signed(total)}</b></p><p>명중 굴림: d20 {fmt.signed(total)} + 보너스·페널티</p>")
     return LiveWidget(
         uid, [select("kind", "무기 종류", _WEAPON_KINDS, "melee"),
               number("strength", "근력 수정치", 0, 4, 4),
@@ -191,7 +191,7 @@ def bonus_widget(uid: str = "pf-bonus") -> LiveWidget:
         total = pf2e.stack_modifiers([m for ms in mods.values() for m in ms])
         return Shown(
             Table(["종류", "붙은 값", "적용 보너스", "적용 페널티"], rows).html()
-            + f"<p>명중굴림에 더해지는 보너스·페널티 합계: <b>{fmt.signed(total)}</b></p>")
+            + f"<p>명중 굴림에 더해지는 보너스·페널티 합계: <b>{fmt.signed(total)}</b></p>")
     return LiveWidget(
         uid, [select(k, _TYPE_KO[k], _MOD_CHOICES[k], "0") for k in _MOD_CHOICES],
         compute, title="보너스와 페널티: 어느 것이 적용되나", plot=False)
@@ -307,7 +307,7 @@ def range_widget(uid: str = "pf-range") -> LiveWidget:
         uid, pf2e.range_bands,
         choice=number("increment", "사거리 단위 (ft)", 10, 120, 120, step=10),
         distance=(0, 800, 10, 250), title="사거리 페널티 계산기",
-        describe=lambda inc, d, band: (f"<p>명중굴림 사거리 페널티: "
+        describe=lambda inc, d, band: (f"<p>명중 굴림 사거리 페널티: "
                                        f"{fmt.signed(pf2e.range_penalty(d, inc))}</p>"))
 
 
@@ -379,7 +379,7 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
         odds = pf2e.save_odds(save, dc)
         return Shown(
             f"<p>주문시전 능력 수정치 {fmt.signed(ability)}, 숙련 {fmt.signed(p)} "
-            f"({_e(_CASTER_PROF[prof])}): 주문 명중굴림 <b>d20 {fmt.signed(attack)}</b>, "
+            f"({_e(_CASTER_PROF[prof])}): 주문 명중 굴림 <b>d20 {fmt.signed(attack)}</b>, "
             f"<b>주문 DC {dc}</b></p>"
             + fmt.total_first("대상이 내성에 성공 (대성공 포함)", pf2e.success_or_better(odds))
             + Table(_degree_head(), [_odds_cells(odds)], row_heads=False,
@@ -389,5 +389,5 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
         uid, [number("ability", "주문시전 능력 수정치", 0, 5, 4),
               select("prof", "주문 숙련", _CASTER_PROF, "trained:1"),
               number("save", "대상의 내성 수정치", 0, 30, 6, step=3)],
-        compute, title="주문 명중굴림과 주문 DC", x_label="대상의 내성굴림 결과",
+        compute, title="주문 명중 굴림과 주문 DC", x_label="대상의 내성굴림 결과",
         legend=tuple((DEGREE_BANDS[k], pf2e.DEGREE_LABELS_KO[k]) for k in pf2e.DEGREES))

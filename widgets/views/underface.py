@@ -443,9 +443,9 @@ def armor_widget(uid: str = "uf-armor") -> LiveWidget:
             ["HP를 하나도 잃지 않을 확률", bare.probability(0), loss.probability(0)],
             ["공격 한 번에 잃는 HP 평균", number_cell(fmt.approx(bare.mean())),
              number_cell(fmt.approx(loss.mean()))]])
-        verdict = ("이 방어구를 입으면 평상복보다 HP를 덜 잃습니다" if loss.mean() < bare.mean() else
-                   "이 방어구를 입으면 회피가 떨어지는 만큼 평상복보다 HP를 더 잃습니다" if loss.mean() > bare.mean() else
-                   "평상복과 같습니다")
+        verdict = ("이 방어구를 입으면 평상복보다 덜 다칩니다" if loss.mean() < bare.mean() else
+                   "이 방어구를 입으면 회피가 떨어지는 만큼 평상복보다 더 다칩니다"
+                   if loss.mean() > bare.mean() else "이 방어구를 입어도 평상복만큼 다칩니다")
         text = (f"<p>{_E(armor)}: 회피에 {_E(a.penalty_label)}, 피해 −{a.armor_value}. "
                 f"공격 기능 {ex['attack']}인 상대의 {_E(weapon)} 공격 한 번을 회피할 때 {verdict}.</p>"
                 + table.html())
@@ -464,7 +464,7 @@ def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
     """Natural recovery: weeks until an unconscious character wakes (HP 1 or more)."""
     def compute(hp):
         dist = uf.weeks_to_recover(hp)
-        text = (f"<p>현재 HP {hp}에서 HP 1이 될 때까지: 평균 {fmt.approx(dist.mean())}주, "
+        text = (f"<p>현재 HP {fmt.number(hp)}에서 HP 1이 될 때까지: 평균 {fmt.approx(dist.mean())}주, "
                 f"최대 {dist.max}주</p>"
                 + fmt.odds_table([(f"{w}주 안에 깨어남", dist.at_most(w))
                                   for w in dist.outcomes()[:4]]))
@@ -478,7 +478,7 @@ def first_aid_widget(uid: str = "uf-firstaid") -> LiveWidget:
     """First aid: HP after repeated tries on an unconscious character, chance to wake."""
     def compute(hp, skill, attempts):
         dist = uf.first_aid(hp, skill, attempts)
-        text = (f"<p>HP {hp}인 캐릭터에게 응급처치 기능 {fmt.josa(skill, '으로/로')} 최대 {attempts}번 시도</p>"
+        text = (f"<p>HP {fmt.number(hp)}인 캐릭터에게 응급처치 기능 {fmt.josa(skill, '으로/로')} 최대 {attempts}번 시도</p>"
                 + fmt.odds_table([("깨어남 (HP 1 이상)", dist.at_least(1)),
                                   ("아직 기절", dist.at_most(0))]))
         return Shown(text, Bars.from_dist(dist, lambda v: "success" if v >= 1 else "muted"))
