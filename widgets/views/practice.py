@@ -21,6 +21,11 @@ def chance(p: object) -> str:
     ('약 18% (1381/7776)', '50% (1/2)', '약 58% (7/12)')
     >>> chance(Fraction(1, 1000)), chance(Fraction(999, 1000)), chance(0), chance(1)
     ('1% 미만 (1/1000)', '99% 넘게 (999/1000)', '0% (0)', '100% (1)')
+
+    A one-in-N chance also says how often, as a player counts it:
+
+    >>> chance(Fraction(1, 36))
+    '약 3%, 36번 중 1번꼴 (1/36)'
     """
     p = Fraction(p)
     if not 0 <= p <= 1:
@@ -34,7 +39,8 @@ def chance(p: object) -> str:
         return f"1% 미만 ({exact})"
     if rounded == 100:
         return f"99% 넘게 ({exact})"
-    return f"약 {rounded}% ({exact})"
+    often = f", {p.denominator}번 중 1번꼴" if p.numerator == 1 and 2 < p.denominator <= 100 else ""
+    return f"약 {rounded}%{often} ({exact})"
 
 
 class Answer:
