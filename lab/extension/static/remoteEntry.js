@@ -155,13 +155,50 @@
     openTerm(app, found.path, found.term).catch(err => console.error(`${NAME}:`, err));
   }
 
+  /* Number boxes. A widget's number box (ipywidgets Text with the class rulebook-number, from
+     widgets/views/jupyter.py) selects its value when it is tapped, clicked or focused, so a
+     reader types over it, as on the site (widgets/js/live.js). The click that focused it would
+     put the caret where it landed: its mouseup is cancelled and the click selects again. */
+  let freshBox = null;
+
+  function numberBox(target) {
+    return target && target.tagName === 'INPUT' && target.closest && target.closest('.rulebook-number')
+      ? target : null;
+  }
+
+  function onBoxFocus(event) {
+    const box = numberBox(event.target);
+    freshBox = box;
+    if (box) {
+      box.select();
+      setTimeout(() => { if (freshBox === box && document.activeElement === box) box.select(); }, 0);
+    }
+  }
+
+  function onBoxMouseUp(event) {
+    if (freshBox && event.target === freshBox) {
+      event.preventDefault();
+    }
+  }
+
+  function onBoxClick(event) {
+    if (freshBox && event.target === freshBox && document.activeElement === freshBox) {
+      freshBox.select();
+    }
+    freshBox = null;
+  }
+
   const plugin = {
     id: `${NAME}:glossary-terms`,
-    description: 'A glossary term in a chapter opens its entry in the glossary.',
+    description: 'A glossary term in a chapter opens its entry in the glossary; a number box selects its value when tapped.',
     autoStart: true,
     activate: app => {
       document.addEventListener('click', event => onClick(app, event), true);
       document.addEventListener('mouseover', event => onHover(app, event), true);
+      document.addEventListener('focusin', onBoxFocus, true);
+      document.addEventListener('mouseup', onBoxMouseUp, true);
+      document.addEventListener('click', onBoxClick, true);
+      document.addEventListener('keydown', () => { freshBox = null; }, true);
     }
   };
 
