@@ -363,6 +363,26 @@ def _answer_upper_total(command: notation.UpperRoll) -> Shown:
                  Bars(tuple(probs), tuple(probs.values()), ("neutral",) * len(probs), cumulative=False))
 
 
+#: Call of Cthulhu 7th's success levels "or better", as a GM asks for them.
+_CTHULHU_OR_BETTER = {"regular": "성공 이상", "success": "성공 이상", "hard": "어려운 성공 이상",
+                      "extreme": "대단한 성공 이상", "critical": "대성공"}
+
+
+def _cthulhu_lines(command, levels: dict) -> str:
+    """The lead lines of a Call of Cthulhu 7th roll: 「성공 이상」, 「어려운 성공 이상」,
+    「대단한 성공 이상」 and 「대성공」 (those its levels have), summed by the library; the 6th
+    edition's levels are not one scale (고장 goes with any), so it keeps its table only.
+
+    >>> lines = _cthulhu_lines(notation.parse("CC(1)<=55"), notation.parse("CC(1)<=55").levels())
+    >>> "어려운 성공 이상 <b>약 47% · 2번 중 1번꼴 · 93/200 (46.50%)</b>" in lines
+    True
+    """
+    if not isinstance(command, notation.CthulhuRoll):
+        return ""
+    shown = {k: _CTHULHU_OR_BETTER[k] for k in reversed(levels) if k in _CTHULHU_OR_BETTER}
+    return fmt.graded_lines(levels, tuple(levels), shown)
+
+
 def _answer_cthulhu(command) -> Shown:
     dist = command.dist()
     if command.target is None:
@@ -387,7 +407,7 @@ def _answer_cthulhu(command) -> Shown:
     table = _table(["결과", "확률", "BCDice의 규칙"], rows, caption=f"D100 ≤ {goal}")
     note = f'<p class="dice-note">{html.escape(bonus + source)}.</p>'
     probs = dist.probabilities()
-    return Shown(_head(command) + table.html() + note,
+    return Shown(_head(command) + _cthulhu_lines(command, levels) + table.html() + note,
                  Bars(tuple(probs), tuple(probs.values()),
                       tuple(_LEVEL_BAND[command.level(v)] for v in probs), cumulative=False))
 

@@ -44,6 +44,23 @@ def _dice_label(net: int) -> str:
 
 #: What a success roll answers first (``tc.success_or_better``).
 SUCCESS_TOTAL = "성공 이상 (성공·대성공)"
+#: Success-roll results from the best down, and the line a GM reads after 성공 이상.
+_SUCCESS_ORDER = tuple(key for key, _, _, _ in reversed(tc.SUCCESS_CHART))
+_SUCCESS_LINES = {"critical": "대성공"}
+#: Injury results from the worst for the target down (an attack's miss last), and the GM's
+#: "or worse" lines (sums from the library: ``dice.or_better``).
+_INJURY_ORDER = tuple(key for key, _, _, _ in reversed(tc.INJURY_CHART))
+_INJURY_LINES = {"minor_hit": "경상 이상 (경상·중상·전투 불능)", "down": "중상 이상 (중상·전투 불능)",
+                 "out_of_action": "전투 불능"}
+
+
+def armour_choices() -> dict[int, str]:
+    """The armour menu: each armour with what it takes off an injury roll (「표준 갑옷 (−1)」).
+
+    >>> armour_choices()[1]
+    '표준 갑옷 (−1)'
+    """
+    return {v: (f"{label} ({fmt.signed(-v)})" if v else label) for label, v in tc.ARMOUR.items()}
 
 
 def _success_shown(net: int, modifier: int, head: str = "") -> Shown:
@@ -53,7 +70,8 @@ def _success_shown(net: int, modifier: int, head: str = "") -> Shown:
     odds = tc.success_odds(net, modifier)
     rows = [(_SUCCESS_LABEL[k], p) for k, p in odds.items()]
     mod = f", 보정치 {fmt.signed(modifier)}" if modifier else ""
-    text = (fmt.total_first(SUCCESS_TOTAL, tc.success_or_better(odds)) + head
+    text = (fmt.total_first(SUCCESS_TOTAL, tc.success_or_better(odds))
+            + fmt.graded_lines(odds, _SUCCESS_ORDER, _SUCCESS_LINES) + head
             + f"<p>{_dice_label(net)}{mod}: {_dice_phrase(net)}.</p>"
             + fmt.odds_table(rows, "성공 굴림 결과"))
     return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
@@ -244,7 +262,6 @@ def markers_widget(uid: str = "tc-markers") -> LiveWidget:
 def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
                   default_bloodbath: bool = False) -> LiveWidget:
     """Injury roll (supplementary chart) with ±DICE, bloodbath and armour."""
-    armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
     def compute(dice, armour, shield, bloodbath, weapon_mod):
         total_armour = armour + (tc.TRENCH_SHIELD if shield else 0)
@@ -256,13 +273,14 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
         if weapon_mod:
             armour_text += f", 무기의 부상 보정치 {fmt.signed(weapon_mod)}"
         bath = ", 유혈낭자" if bloodbath else ""
-        text = (f"<p>{_dice_label(dice)}{bath}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
+        text = (fmt.graded_lines(odds, _INJURY_ORDER, _INJURY_LINES)
+                + f"<p>{_dice_label(dice)}{bath}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
                 + fmt.odds_table([(_INJURY_LABEL[k], p) for k, p in odds.items()],
                                  "부상 판정 결과 (보충 규칙)"))
         return Shown(text, Bars.from_dist(dist, _band_of(tc.INJURY_CHART, _INJURY_BAND)))
     return LiveWidget(
         uid, [number("dice", "부상 굴림 순 ±DICE", -3, 3, default_dice),
-              select("armour", "갑옷", armour_choices, 0),
+              select("armour", "갑옷", armour_choices(), 0),
               toggle("shield", "참호 방패 (−1)"),
               toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath),
               number("weapon_mod", "무기의 부상 보정치 (무기 카드)", -2, 2, 0)],
@@ -303,7 +321,6 @@ _ATTACK_AXIS = {k: label.split(" (")[0].split(":")[0] for k, label in _ATTACK_LA
 def attack_widget(uid: str = "tc-attack") -> LiveWidget:
     """One attack from the success roll to the injury chart: a critical success adds +1 DICE to
     the injury roll."""
-    armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
     def compute(dice, armour, target_down, hit_mod, injury_dice, injury_mod):
         roll = tc.success_odds(dice, hit_mod)
@@ -312,6 +329,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         def how(net):
             return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
         text = (fmt.total_first("명중 (성공 굴림이 성공·대성공)", tc.success_or_better(roll))
+                + fmt.graded_lines(odds, _INJURY_ORDER + ("miss",), _INJURY_LINES)
                 + f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
                 f"대성공하면 {how(base + 1)} 굴립니다"
                 + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "")
@@ -324,7 +342,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         return Shown(text, bars)
     return LiveWidget(
         uid, [number("dice", "공격의 순 ±DICE", -2, 2, 0),
-              select("armour", "대상의 갑옷", armour_choices, 0),
+              select("armour", "대상의 갑옷", armour_choices(), 0),
               toggle("target_down", "대상이 이미 중상"),
               number("hit_mod", "무기의 명중 보정치 (무기 카드)", -1, 1, 0),
               number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),
