@@ -129,8 +129,8 @@ def test_trench_crusade_injuries_lead_with_minor_and_down_or_worse():
         at_least = lambda t: Fraction(sum(c for s, c in counts.items() if s + shift >= t), n)  # noqa: E731
         entry = widget.entry(widget.shown(**values))
         assert lines_of(entry["h"]) == {
-            "경상 이상 (경상·중상·전투 불능)": readable(at_least(2)),
-            "중상 이상 (중상·전투 불능)": readable(at_least(7)),
+            "경상 이상": readable(at_least(2)),
+            "중상 이상": readable(at_least(7)),
             "전투 불능": readable(at_least(9))}, values
         seen += 1
     assert seen > 100
@@ -139,7 +139,7 @@ def test_trench_crusade_injuries_lead_with_minor_and_down_or_worse():
 def test_down_or_worse_is_the_gms_113_of_216():
     widget = tc_views.injury_widget()
     entry = widget.answer({"dice": "1", "armour": "2", "shield": "0", "bloodbath": "0", "weapon_mod": "0"})
-    assert lines_of(entry["h"])["중상 이상 (중상·전투 불능)"].endswith("113/216 (52.31%)")
+    assert lines_of(entry["h"])["중상 이상"].endswith("113/216 (52.31%)")
 
 
 def test_an_attack_leads_with_its_injuries_or_worse():
@@ -149,8 +149,8 @@ def test_an_attack_leads_with_its_injuries_or_worse():
                               values["injury_dice"], values["hit_mod"], values["injury_mod"])
         entry = widget.entry(widget.shown(**values))
         assert lines_of(entry["h"]) == {
-            "경상 이상 (경상·중상·전투 불능)": readable(odds["minor_hit"] + odds["down"] + odds["out_of_action"]),
-            "중상 이상 (중상·전투 불능)": readable(odds["down"] + odds["out_of_action"]),
+            "경상 이상": readable(odds["minor_hit"] + odds["down"] + odds["out_of_action"]),
+            "중상 이상": readable(odds["down"] + odds["out_of_action"]),
             "전투 불능": readable(odds["out_of_action"])}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import OfflinePage
+from conftest import ROOT, OfflinePage
 from test_site_answers import DESKTOP, PHONE, model_text, model_value
 from widgets.views.live import rebuild
 
@@ -103,7 +103,7 @@ def test_a_refused_value_dims_and_marks_the_answer_left_standing(reader):
 
 CUT_MENUS_JS = """() => {
   // every menu of every widget: its longest option's text, in the menu's own font, must fit
-  // inside the menu (less the room of its arrow)
+  // inside the menu, between its paddings (its arrow sits in the right padding)
   const out = [];
   const canvas = document.createElement("canvas").getContext("2d");
   const visit = (root) => {
@@ -112,7 +112,7 @@ CUT_MENUS_JS = """() => {
       if (el.tagName !== "SELECT" || !el.offsetParent) continue;
       const style = getComputedStyle(el);
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 18;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 1;
       for (const o of el.options) {
         const w = canvas.measureText(o.text).width;
         if (w > room) out.push([o.text, Math.round(w), Math.round(room)]);
@@ -134,3 +134,56 @@ def test_menu_labels_are_not_cut_on_a_phone(browser, site_url):
         assert page.errors == [] and page.off_site == []
     finally:
         page.close()
+
+
+# --- in JupyterLab: the book's plugin (lab/extension) selects a widget's number box ----------------
+
+LAB_PLUGIN = ROOT / "lab" / "extension" / "static" / "remoteEntry.js"
+#: Three number boxes as ipywidgets draws them (widgets/views/jupyter.py gives each the class
+#: rulebook-number), and a text box that is no number box.
+LAB_BOXES = "".join(
+    f'<div class="lm-Widget jupyter-widgets widget-inline-hbox widget-text rulebook-number">'
+    f'<label class="widget-label">상자 {i}</label><input type="text" class="widget-input" value="{v}"></div>'
+    for i, v in enumerate(("9", "60", "1.5"))) + '<div class="widget-text"><input id="dice" value="2D6"></div>'
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_lab_plugin_selects_each_number_box_a_reader_taps(browser, screen):
+    context = browser.new_context(**SCREENS[screen])
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_content(f"<!doctype html><html><body>{LAB_BOXES}</body></html>")
+        page.add_script_tag(content=LAB_PLUGIN.read_text(encoding="utf-8"))
+        page.evaluate("""async () => {
+            const mod = await window._JUPYTERLAB['rulebook-lab'].get('./extension');
+            const app = {shell: {widgets: () => []}, commands: {}, serviceManager: {}};
+            for (const plugin of mod().default) plugin.activate(app);
+        }""")
+        boxes = page.locator(".rulebook-number input")
+        for i, text in [(0, "11"), (1, "45"), (2, "3"), (0, "7")]:
+            box = boxes.nth(i)
+            box.tap() if screen == "phone" else box.click()
+            page.wait_for_timeout(80)
+            chosen = box.evaluate("(el) => [el.selectionStart, el.selectionEnd, el.value.length]")
+            assert chosen[0] == 0 and chosen[1] == chosen[2] > 0, (i, chosen)
+            box.press_sequentially(text, delay=30)
+            assert box.input_value() == text
+        # a reader who finished a value (Enter) and taps the box again types over it too
+        boxes.nth(0).press("Enter")
+        boxes.nth(0).tap() if screen == "phone" else boxes.nth(0).click()
+        page.wait_for_timeout(80)
+        assert boxes.nth(0).evaluate("(el) => [el.selectionStart, el.selectionEnd]") == [0, 1]
+        # a second click in a box already focused puts the caret where it lands (no select)
+        boxes.nth(0).click(position={"x": 5, "y": 5})
+        page.wait_for_timeout(80)
+        again = boxes.nth(0).evaluate("(el) => el.selectionEnd - el.selectionStart")
+        assert again == 0
+        # a text box that is no number box is left as it is
+        page.locator("#dice").click()
+        page.wait_for_timeout(80)
+        assert page.locator("#dice").evaluate("(el) => el.selectionEnd - el.selectionStart") == 0
+        assert errors == []
+    finally:
+        context.close()

@@ -71,26 +71,36 @@
     el.addEventListener("click", saveFromWidget);
   }
 
-  // A tapped, clicked or focused number box selects its value, so the reader types over it. The
-  // listeners sit on each box itself: a widget's boxes share one shadow tree, and a "focusin"
-  // moving from one box to another inside it never reaches the page (the event stops where the
-  // box it left and the box it enters are the same host), so a listener on the widget saw only
-  // the first box a reader tapped. The click that focused the box would put the caret where it
-  // landed and undo the selection: its mouseup is cancelled and the click selects again.
+  // A tapped, clicked or focused number box selects its value, so the reader types over it: on
+  // entering the box, and on a tap in the box after the reader finished a value there (Enter),
+  // as a phone keeps the box focused. The listeners sit on each box itself: a widget's boxes
+  // share one shadow tree, and a "focusin" moving from one box to another inside it never
+  // reaches the page (the event stops where the box it left and the box it enters are the same
+  // host), so a listener on the widget saw only the first box a reader tapped. The click that
+  // focused the box would put the caret where it landed and undo the selection: its mouseup is
+  // cancelled and the click selects again.
   function selectOnFocus(input) {
     let fresh = false;
+    let finished = false;
     input.addEventListener("focus", () => {
       fresh = true;
       input.select();
       setTimeout(() => { if (fresh && input.matches(":focus")) input.select(); }, 0);
+    });
+    input.addEventListener("pointerdown", () => {
+      if (finished && input.matches(":focus")) fresh = true;
+      finished = false;
     });
     input.addEventListener("mouseup", (ev) => { if (fresh) ev.preventDefault(); });
     input.addEventListener("click", () => {
       if (fresh && input.matches(":focus")) input.select();
       fresh = false;
     });
-    input.addEventListener("keydown", () => { fresh = false; });
-    input.addEventListener("blur", () => { fresh = false; });
+    input.addEventListener("keydown", (ev) => {
+      fresh = false;
+      finished = ev.key === "Enter";
+    });
+    input.addEventListener("blur", () => { fresh = false; finished = false; });
   }
 
   function embed(st) {

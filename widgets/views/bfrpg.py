@@ -475,7 +475,7 @@ class GridExplorer:
         rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate", width=320,
                       options=[("scene", "예제에 적힌 이동 속도")]
                       + [(k, lab) for k, (lab, _) in self.rates.items()])
-        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=190,
+        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=280,
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
         msg = Div(text=status_html(res.rate), name=f"{u}-out", sizing_mode="stretch_width",
                   css_classes=["live-out"])

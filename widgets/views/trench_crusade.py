@@ -50,7 +50,7 @@ _SUCCESS_LINES = {"critical": "대성공"}
 #: Injury results from the worst for the target down (an attack's miss last), and the GM's
 #: "or worse" lines (sums from the library: ``dice.or_better``).
 _INJURY_ORDER = tuple(key for key, _, _, _ in reversed(tc.INJURY_CHART))
-_INJURY_LINES = {"minor_hit": "경상 이상 (경상·중상·전투 불능)", "down": "중상 이상 (중상·전투 불능)",
+_INJURY_LINES = {"minor_hit": "경상 이상", "down": "중상 이상",
                  "out_of_action": "전투 불능"}
 
 

@@ -160,7 +160,7 @@ def _defence_choices() -> dict[str, str]:
         groups.setdefault(a.penalty, []).append(a.name)
     choices = {f"dodge:{names[0]}": f"회피 — {'·'.join(names)} ({uf.ARMOR[names[0]].penalty_label})"
                for names in groups.values()}
-    choices[f"dodge:{CUSTOM}"] = "회피 — 직접 입력한 방어구 (불이익을 아래에 입력)"
+    choices[f"dodge:{CUSTOM}"] = "회피 — 직접 입력 (불이익은 아래 칸)"
     choices["parry"] = "막기: 근접 무기 (방어구 불이익 없음)"
     choices["shield"] = "막기: 방패 (방패 기능)"
     choices["none"] = "방어할 수 없음 (총기·에너지 무기)"
