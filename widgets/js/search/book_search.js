@@ -383,7 +383,7 @@
     results.show(query, true);
   }
 
-  window.BookSearch = {stripParticle, termKey, words, namedTerms, withoutTitle, attachBox, stats};
+  window.BookSearch = {stripParticle, termKey, words, namedTerms, withoutTitle, excerptNodes, attachBox, stats};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
