@@ -28,7 +28,7 @@ def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> s
     >>> total_first("성공 이상", Fraction(1, 10**6))      # the percent's "<" is escaped
     '<p class="answer-total"><b>성공 이상: 1% 미만 · 1/1000000 (&lt; 0.01%)</b></p>'
     >>> total_first("명중 (대성공 포함)", [("1격", Fraction(13, 20)), ("2격", Fraction(2, 5))])
-    '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>65% · 3번 중 2번꼴 · 13/20 (65.00%)</b><br>2격 <b>40% · 2/5 (40.00%)</b></p>'
+    '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>65% · 13/20 (65.00%)</b><br>2격 <b>40% · 2/5 (40.00%)</b></p>'
     """
     if isinstance(total, (Fraction, int)):
         return (f'<p class="answer-total"><b>{html.escape(label)}: '
@@ -89,10 +89,33 @@ def cumulative_table(values, probabilities, what: str = "값", rows=None, note: 
         for value, p in zip(values, probabilities):
             rows.append([value, p, total - below, below + p])
             below += p
-    table = Table(["N", "정확히 N", "N 이상", "N 이하"], [list(r) for r in rows], kind="odds cum",
-                  all_numbers=True, note=note)
+    head = ["N", "정확히 N", "N 이상", "N 이하"]
+    rows = [list(r) for r in rows]
+    # on a phone each probability may break before its percent (fraction over percent): the
+    # plain cells of a table that then fits cost the page's table far less than compact ones
+    wrap = _fits_wrapped(head, rows)
+    table = Table(head, rows, kind="odds cum wrap" if wrap else "odds cum", all_numbers=True,
+                  note=note, phone="table" if wrap else "auto")
     return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
             f"{table.html()}</details>")
+
+
+def _fits_wrapped(head: list[str], rows: list[list]) -> bool:
+    """Whether a table of numbers fits a phone's width (:data:`~widgets.views.table.PHONE_PX`)
+    with each cell broken at its spaces (``5/12`` over ``(41.67%)``).
+
+    >>> _fits_wrapped(["N", "정확히 N", "N 이상", "N 이하"], [[2, Fraction(1, 36), Fraction(1), Fraction(1, 36)]])
+    True
+    >>> _fits_wrapped(["N", "정확히 N", "N 이상", "N 이하"], [[2, Fraction(1, 6**30), Fraction(1), Fraction(1, 6**30)]])
+    False
+    """
+    from .table import PHONE_PX, Table, text_em
+    columns = [max(text_em(w, True) for w in str(h).split()) for h in head]
+    for row in rows:
+        for i, value in enumerate(row):
+            text = prob(value) if isinstance(value, Fraction) else str(value)
+            columns[i] = max(columns[i], max((text_em(w, i == 0) for w in text.split()), default=0.0))
+    return Table._width(columns) <= PHONE_PX
 
 
 def error(message: str) -> str:

@@ -22,7 +22,7 @@ from fractions import Fraction
 #: (``PAGE_DATA_LEVEL``): the first budget, or a larger one when it lets the page answer at least
 #: ``PAGE_MOVES_SHARE`` of a reader's two-control moves (:meth:`~widgets.views.live.LiveWidget.
 #: two_control_moves`) that the first does not; and at most ``PAGE_DATA_RAW`` bytes as written.
-PAGE_DATA_GZIP = (1_600, 2_500, 3_800, 5_500)
+PAGE_DATA_GZIP = (1_600, 2_500, 3_800, 5_500, 7_000)
 PAGE_MOVES_SHARE = 0.75
 PAGE_DATA_RAW = 80_000
 PAGE_DATA_LEVEL = 6

@@ -117,22 +117,21 @@ MAX_ONE_IN = 100_000
 
 
 def one_in(p: Fraction) -> str:
-    """A chance as a player says it, "N번 중 1번꼴" (or "N번 중 N−1번꼴" for a likely one), where
-    a whole N says it to within a tenth of the chance (of its miss for a likely one); else "".
+    """A chance below one in two as a player says it, "N번 중 1번꼴", where a whole N says it to
+    within a tenth of the chance; else "" (a likely chance reads well enough as its percent).
 
-    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(5, 6)), one_in(Fraction(1, 2)), one_in(Fraction(2, 5))
-    ('6번 중 1번꼴', '6번 중 5번꼴', '2번 중 1번꼴', '')
-    >>> one_in(Fraction(1, 46656)), one_in(Fraction(1, 10**9)), one_in(Fraction(0)), one_in(Fraction(3, 5))
-    ('46,656번 중 1번꼴', '', '', '')
+    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(1, 2)), one_in(Fraction(2, 5)), one_in(Fraction(5, 6))
+    ('6번 중 1번꼴', '2번 중 1번꼴', '', '')
+    >>> one_in(Fraction(1, 46656)), one_in(Fraction(1, 10**9)), one_in(Fraction(0))
+    ('46,656번 중 1번꼴', '', '')
     """
     p = Fraction(p)
-    if p <= 0 or p >= 1:
+    if p <= 0 or p > Fraction(1, 2):
         return ""
-    rare = min(p, 1 - p)
-    n = int(Fraction(1, rare) + Fraction(1, 2))
-    if n < 2 or n > MAX_ONE_IN or abs(Fraction(1, n) - rare) > rare / 10:
+    n = int(Fraction(1, p) + Fraction(1, 2))
+    if n > MAX_ONE_IN or abs(Fraction(1, n) - p) > p / 10:
         return ""
-    return f"{n:,}번 중 1번꼴" if rare == p else f"{n:,}번 중 {n - 1:,}번꼴"
+    return f"{n:,}번 중 1번꼴"
 
 
 def rounded_percent(p: Fraction) -> str:
