@@ -374,7 +374,7 @@ def _cthulhu_lines(command, levels: dict) -> str:
     edition's levels are not one scale (고장 goes with any), so it keeps its table only.
 
     >>> lines = _cthulhu_lines(notation.parse("CC(1)<=55"), notation.parse("CC(1)<=55").levels())
-    >>> "어려운 성공 이상 <b>약 47% · 2번 중 1번꼴 · 93/200 (46.50%)</b>" in lines
+    >>> "어려운 성공 이상 <b>약 47% · 93/200</b>" in lines
     True
     """
     if not isinstance(command, notation.CthulhuRoll):

@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..errors import particle
 # The exact-number texts live with the one table helper, which draws them (it may not import this
 # module: that was an import circle); they are this module's too.
-from .table import fraction, percent, prob, readable  # noqa: F401  (fmt.prob, fmt.readable …)
+from .table import fraction, percent, prob, readable, rounded_percent  # noqa: F401  (fmt.prob …)
 from ..dice import or_better
 
 
@@ -41,16 +41,16 @@ def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> s
 def graded_lines(odds: dict, order, lines: dict) -> str:
     """The "or better" lines of a graded result, in the reader's words, to stand above its
     tables: ``order`` lists the odds' grades from the best down; ``lines`` maps the grades to
-    show, in the order shown, to their words (「어려운 성공 이상」). The sums are the library's
-    (:func:`widgets.dice.or_better`).
+    show, in the order shown, to their words (「어려운 성공 이상」), each its rounded percent
+    and exact fraction. The sums are the library's (:func:`widgets.dice.or_better`).
 
     >>> odds = {"critical": Fraction(1, 12), "success": Fraction(1, 3), "failure": Fraction(7, 12)}
     >>> graded_lines(odds, ("critical", "success", "failure"), {"success": "성공 이상", "critical": "대성공"})
-    '<p class="answer-total answer-graded">성공 이상 <b>약 42% · 5/12 (41.67%)</b><br>대성공 <b>약 8% · 12번 중 1번꼴 · 1/12 (8.33%)</b></p>'
+    '<p class="answer-total answer-graded">성공 이상 <b>약 42% · 5/12</b><br>대성공 <b>약 8% · 1/12</b></p>'
     """
     sums = or_better(odds, order)
-    shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(readable(sums[key]))}</b>"
-                        for key, words in lines.items())
+    shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(rounded_percent(sums[key]))} · "
+                        f"{html.escape(fraction(sums[key]))}</b>" for key, words in lines.items())
     return f'<p class="answer-total answer-graded">{shown}</p>'
 
 
@@ -89,33 +89,10 @@ def cumulative_table(values, probabilities, what: str = "값", rows=None, note: 
         for value, p in zip(values, probabilities):
             rows.append([value, p, total - below, below + p])
             below += p
-    head = ["N", "정확히 N", "N 이상", "N 이하"]
-    rows = [list(r) for r in rows]
-    # on a phone each probability may break before its percent (fraction over percent): the
-    # plain cells of a table that then fits cost the page's table far less than compact ones
-    wrap = _fits_wrapped(head, rows)
-    table = Table(head, rows, kind="odds cum wrap" if wrap else "odds cum", all_numbers=True,
-                  note=note, phone="table" if wrap else "auto")
+    table = Table(["N", "정확히 N", "N 이상", "N 이하"], [list(r) for r in rows], kind="odds cum",
+                  all_numbers=True, note=note)
     return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
             f"{table.html()}</details>")
-
-
-def _fits_wrapped(head: list[str], rows: list[list]) -> bool:
-    """Whether a table of numbers fits a phone's width (:data:`~widgets.views.table.PHONE_PX`)
-    with each cell broken at its spaces (``5/12`` over ``(41.67%)``).
-
-    >>> _fits_wrapped(["N", "정확히 N", "N 이상", "N 이하"], [[2, Fraction(1, 36), Fraction(1), Fraction(1, 36)]])
-    True
-    >>> _fits_wrapped(["N", "정확히 N", "N 이상", "N 이하"], [[2, Fraction(1, 6**30), Fraction(1), Fraction(1, 6**30)]])
-    False
-    """
-    from .table import PHONE_PX, Table, text_em
-    columns = [max(text_em(w, True) for w in str(h).split()) for h in head]
-    for row in rows:
-        for i, value in enumerate(row):
-            text = prob(value) if isinstance(value, Fraction) else str(value)
-            columns[i] = max(columns[i], max((text_em(w, i == 0) for w in text.split()), default=0.0))
-    return Table._width(columns) <= PHONE_PX
 
 
 def error(message: str) -> str:

@@ -30,11 +30,6 @@ OUTCOME_AXIS = "판정 결과"
 SUCCESS_TOTAL = "성공 (스페셜 포함)"
 
 
-def _special_line(odds: dict[str, Fraction]) -> str:
-    """The line under 성공 (스페셜 포함): 스페셜 alone (the library's order, best last)."""
-    return fmt.graded_lines(odds, tuple(reversed(hm.OUTCOMES)), {"special": "스페셜"})
-
-
 def _outcome_rows(odds: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
     return [(labels.HM_OUTCOMES[k], odds[k]) for k in hm.OUTCOMES]
 
@@ -70,7 +65,6 @@ def check_widget(uid: str = "hm-check") -> LiveWidget:
                      "주사위 눈의 합이 12여도 목표치에 못 미치지만" if need > 12 else
                      f"주사위 눈의 합 {need} 이상이면 성공하지만")
         text = (fmt.total_first(SUCCESS_TOTAL, hm.success_chance(odds))
-                + _special_line(odds)
                 + f"<p>2D6 {fmt.signed(modifier)} ≥ {target}: {need_text}, 눈의 합 2는 언제나 펌블, "
                 f"12는 언제나 스페셜입니다.</p>"
                 + fmt.odds_table(_outcome_rows(odds), "판정 결과별 확률"))
@@ -96,7 +90,6 @@ def recon_widget(uid: str = "hm-recon") -> LiveWidget:
                 ("실패(펌블 제외): 정찰 라운드 종료", odds["failure"]),
                 ("펌블: 반격을 받고 정찰 라운드 종료", odds["fumble"])]
         text = (fmt.total_first(f"정찰판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
-                + _special_line(odds)
                 + f"<p>【두뇌】 {brain}, 목표치 {target} (GM이 정함)</p>"
                 + fmt.odds_table(rows, "정찰판정 한 번")
                 + f"<p>펌블 시 반격: 참가 PC 전원이 각각 1D6+{level} = "
@@ -256,7 +249,6 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
         damage = hm.threat_damage(power, doom)
         lands = hm.failure_chance(odds)
         text = (fmt.total_first(f"방어판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
-                + _special_line(odds)
                 + f"<p>방어에 실패하면 데미지 <b>{dist_text(damage)}</b> (위력 {power} + 파멸의 색 "
                 f"{doom}×2, 패러그래프 보너스 없음). 맞을 확률 {fmt.prob(lands)}, 기대 데미지 "
                 f"{_mean_text(lands * damage.mean())}</p>"
@@ -284,7 +276,6 @@ def interfere_widget(uid: str = "hm-interfere") -> LiveWidget:
                                         "success": Fraction(0), "special": Fraction(0)}))
         odds = hm.defence_odds(ability, attack_value)
         text = (fmt.total_first(f"방해판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
-                + _special_line(odds)
                 + f"<p>조건을 모두 채웠습니다. 먼저 흑색이 아닌 {hm.INTERFERENCE_AREAS}개 영역에서 인과를 "
                 f"하나씩 없애고 방해판정을 합니다. 성공하면 술식의 효과가 전부 없던 일이 됩니다.</p>"
                 + fmt.odds_table(_outcome_rows(odds), "방해판정 (가정 모델)"))
@@ -307,7 +298,6 @@ def body_attack_widget(uid: str = "hm-body") -> LiveWidget:
         odds = hm.check_odds(might, body_defence)
         plain = hm.pc_damage(weapon_power, paragraph, doom_stage)
         text = (fmt.total_first("명중 (스페셜 포함)", hm.success_chance(odds))
-                + _special_line(odds)
                 + f"<p>명중하면 본체 【생명력】이 데미지만큼 곧바로 줄어듭니다: 보통 명중 "
                 f"<b>{dist_text(plain)}</b>, 스페셜이면 달성치만큼 더. 빗나갈 확률 "
                 f"{fmt.prob(loss.probability(0))}, 이 공격 한 번의 평균 감소 "

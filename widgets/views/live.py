@@ -368,6 +368,11 @@ class Shown:
     bars: Bars | None = None
 
 
+#: The extra page-table room of the widgets whose answers lead with several graded lines
+#: (``LiveWidget.page_room``): one more step of 2 KB compressed.
+PAGE_ROOM = 2_000
+
+
 @dataclass
 class LiveWidget:
     uid: str
@@ -383,6 +388,12 @@ class LiveWidget:
     #: How to build this widget again elsewhere (the in-page engine): the declared factory
     #: that made it and its arguments, set by :func:`widget_factory`; ``None`` otherwise.
     origin: dict | None = None
+    #: Bytes (compressed) its page table may take beyond the largest of the page's budget steps
+    #: (:data:`widgets.views.static_page.PAGE_DATA_GZIP`): for a widget whose every answer leads
+    #: with several graded lines, so that its table answers the two-control moves it answered
+    #: before those lines (issue 31), where one more step for every widget would grow the first
+    #: visit past its budget.
+    page_room: int = 0
 
     def __post_init__(self):
         if not re.fullmatch(r"[a-z][a-z0-9-]*", self.uid):

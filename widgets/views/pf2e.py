@@ -252,8 +252,7 @@ def strike_widget(uid: str = "pf-strikes") -> LiveWidget:
             strikes.append((f"{n}격", odds))
         head = _degree_head("공격", "다중 공격 페널티", "최종 보너스")
         hits = [(label, pf2e.success_or_better(odds)) for label, odds in strikes]
-        crits = [(label, odds["critical_success"]) for label, odds in strikes]
-        return Shown(fmt.total_first("명중 (대성공 포함)", hits) + fmt.total_first("대성공", crits)
+        return Shown(fmt.total_first("명중 (대성공 포함)", hits)
                      + f"<p>명중 보너스 {fmt.signed(bonus)}, 대상 AC {ac}</p>"
                      + Table(head, rows).html(),
                      grouped_bars(strikes))
@@ -370,7 +369,7 @@ _CASTER_PROF = {"trained:1": "훈련·1레벨", "trained:5": "훈련·5레벨", 
 
 
 #: A target's save from the caster's side: the failures "or worse" (sums from ``dice.or_better``).
-_SAVE_FAILS = {"failure": "대상이 내성에 실패 (대실패 포함)", "critical_failure": "대상이 대실패"}
+_SAVE_FAILS = {"failure": "대상이 내성에 실패 (대실패 포함)"}
 
 
 @widget_factory

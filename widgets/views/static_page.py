@@ -22,7 +22,7 @@ from fractions import Fraction
 #: (``PAGE_DATA_LEVEL``): the first budget, or a larger one when it lets the page answer at least
 #: ``PAGE_MOVES_SHARE`` of a reader's two-control moves (:meth:`~widgets.views.live.LiveWidget.
 #: two_control_moves`) that the first does not; and at most ``PAGE_DATA_RAW`` bytes as written.
-PAGE_DATA_GZIP = (1_600, 2_500, 3_800, 5_500, 7_000)
+PAGE_DATA_GZIP = (1_600, 2_500, 3_800, 5_500)
 PAGE_MOVES_SHARE = 0.75
 PAGE_DATA_RAW = 80_000
 PAGE_DATA_LEVEL = 6
@@ -158,7 +158,8 @@ def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
     holds the blocks of :meth:`~widgets.views.live.LiveWidget.first_moves` in turn (the defaults
     and one-control moves always; then pairs of controls, then the grid near the defaults) while
     the packed table stays within a budget of bytes compressed (the first of ``gzip_budgets``,
-    or the first larger one that answers :data:`PAGE_MOVES_SHARE` of the two-control moves) and
+    or the first larger one that answers :data:`PAGE_MOVES_SHARE` of the two-control moves; a
+    widget's ``page_room`` adds one step above the largest) and
     ``raw_budget`` written; a block that does not fit whole ships its part nearest the defaults.
 
     >>> from widgets.views.generic import dice_pool_widget
@@ -200,6 +201,8 @@ def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
             break
         return entries
 
+    if getattr(widget, "page_room", 0):
+        gzip_budgets = (*gzip_budgets, gzip_budgets[-1] + widget.page_room)
     moves = widget.two_control_moves()
     entries = table(gzip_budgets[0])
     for budget in gzip_budgets[1:]:
@@ -264,8 +267,9 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-#: Where an answer's html is cut into the pieces that answers share (each run of tags is a piece).
-_PIECES = re.compile(r"((?:<[^>]+>)+)")
+#: Where an answer's html is cut into the pieces that answers share: each run of tags is a piece,
+#: with the short texts between its tags (a compact probability's " (" and ")").
+_PIECES = re.compile(r"(<[^>]+>(?:[^<0-9]{0,2}<[^>]+>)*)")
 
 
 def _ids(numbers) -> str:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from .. import dice
 from .. import trench_crusade as tc
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
+from .live import PAGE_ROOM, Bars, LiveWidget, Shown, number, select, toggle, widget_factory
 from .table import Table
 
 _SUCCESS_LABEL = {key: label for key, label, _, _ in tc.SUCCESS_CHART}
@@ -44,14 +44,10 @@ def _dice_label(net: int) -> str:
 
 #: What a success roll answers first (``tc.success_or_better``).
 SUCCESS_TOTAL = "성공 이상 (성공·대성공)"
-#: Success-roll results from the best down, and the line a GM reads after 성공 이상.
-_SUCCESS_ORDER = tuple(key for key, _, _, _ in reversed(tc.SUCCESS_CHART))
-_SUCCESS_LINES = {"critical": "대성공"}
 #: Injury results from the worst for the target down (an attack's miss last), and the GM's
 #: "or worse" lines (sums from the library: ``dice.or_better``).
 _INJURY_ORDER = tuple(key for key, _, _, _ in reversed(tc.INJURY_CHART))
-_INJURY_LINES = {"minor_hit": "경상 이상", "down": "중상 이상",
-                 "out_of_action": "전투 불능"}
+_INJURY_LINES = {"minor_hit": "경상 이상", "down": "중상 이상"}
 
 
 def armour_choices() -> dict[int, str]:
@@ -70,8 +66,7 @@ def _success_shown(net: int, modifier: int, head: str = "") -> Shown:
     odds = tc.success_odds(net, modifier)
     rows = [(_SUCCESS_LABEL[k], p) for k, p in odds.items()]
     mod = f", 보정치 {fmt.signed(modifier)}" if modifier else ""
-    text = (fmt.total_first(SUCCESS_TOTAL, tc.success_or_better(odds))
-            + fmt.graded_lines(odds, _SUCCESS_ORDER, _SUCCESS_LINES) + head
+    text = (fmt.total_first(SUCCESS_TOTAL, tc.success_or_better(odds)) + head
             + f"<p>{_dice_label(net)}{mod}: {_dice_phrase(net)}.</p>"
             + fmt.odds_table(rows, "성공 굴림 결과"))
     return Shown(text, Bars.from_dist(dist, _band_of(tc.SUCCESS_CHART, _SUCCESS_BAND)))
@@ -102,7 +97,7 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
         compute, title="±DICE 상쇄", x_label="남긴 두 눈의 합",
-        legend=_SUCCESS_LEGEND)
+        legend=_SUCCESS_LEGEND, page_room=PAGE_ROOM)
 
 
 class WorkedExamples(Table):
@@ -348,7 +343,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
               number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),
               number("injury_mod", "무기의 부상 보정치 (무기 카드)", -1, 1, 0)],
         compute, title="공격 한 번: 성공 굴림에서 부상까지",
-        x_label="공격의 결과")
+        x_label="공격의 결과", page_room=PAGE_ROOM)
 
 
 @widget_factory

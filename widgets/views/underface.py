@@ -13,7 +13,7 @@ from ..damage import DB_OPTIONS
 from ..ranges import RangeBands
 from . import format as fmt
 from . import labels
-from .live import Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
+from .live import PAGE_ROOM, Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
 from .table import Table, number_cell
 from ..damage import parse_damage
 from ..errors import RuleInputError
@@ -143,7 +143,6 @@ def movement_widget(uid: str = "uf-move") -> LiveWidget:
         odds = uf.check_odds(skill, hard=kind == "run")
         target = uf.effective_target(skill, hard=kind == "run")
         text += (fmt.total_first("다음 판정 성공 (스페셜 포함)", uf.success_chance(odds))
-                 + fmt.graded_lines(odds, uf.CHECK_RESULTS, {"special": "스페셜"})
                  + fmt.odds_table(_check_rows(odds), f"기능 {skill}의 다음 판정 (목표치 {target})"))
         return Shown(text, _check_bars(odds))
     return LiveWidget(
@@ -175,16 +174,6 @@ HIT_SHORT = {"attacker_wins": "보통 명중", "attacker_wins_special": "스페�
 #: What the hit widgets answer first: the attack hits, whatever the grade (``uf.hit_chance``).
 HIT_TOTAL = "명중 (스페셜 포함)"
 
-#: Outcomes of a hit check from the attacker's best down, and the line under 명중 (스페셜 포함).
-_HIT_ORDER = ("attacker_wins_special", "attacker_wins", "both_fail", "defender_wins",
-              "defender_wins_special")
-
-
-def _hit_lines(odds: dict[str, Fraction]) -> str:
-    """스페셜 명중 alone, under the hit total (sums from the library: ``dice.or_better``)."""
-    return fmt.graded_lines(odds, _HIT_ORDER, {"attacker_wins_special": "스페셜 명중"})
-
-
 _OUTCOME_BAND = {"attacker_wins": "success", "attacker_wins_special": "critical",
                  "defender_wins": "neutral", "defender_wins_special": "down",
                  "both_fail": "muted"}
@@ -207,7 +196,7 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
             d_target = uf.effective_target(defense, hard=defense_hard, penalty=penalty)
             d_text = f"{'회피' if defence.startswith('dodge:') else '막기'} {d_target}"
         rows = [(HIT_SHORT[k], p) for k, p in odds.items()]
-        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds)) + _hit_lines(odds)
+        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds))
                 + f"<p>목표치: 공격 {a_target}, {d_text}</p>" + fmt.odds_table(rows))
         bars = Bars.outcomes(odds, HIT_SHORT, _OUTCOME_BAND)
         return Shown(text, bars)
@@ -220,7 +209,7 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
               toggle("attack_hard", "공격이 어려움 난이도"),
               toggle("defense_hard", "방어가 어려움 난이도")],
         compute, title="명중 판정: 공격 대 막기·회피",
-        x_label="명중 판정의 결과")
+        x_label="명중 판정의 결과", page_room=PAGE_ROOM)
 
 
 def _weapon_choices(shields: bool = True, grouped: bool = False,
@@ -419,7 +408,7 @@ def range_widget(uid: str = "uf-range") -> LiveWidget:
         defence = ("총기는 탄속이 빨라 막을 수도 피할 수도 없습니다" if firearm and response != "none" else
                    "방어 굴림 없음" if not allowed else
                    f"{_E(uf.RANGED_RESPONSES[response])}: {'어려움' if hard else '보통'} 난이도")
-        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds)) + _hit_lines(odds)
+        text = (fmt.total_first(HIT_TOTAL, uf.hit_chance(odds))
                 + f"<p>{_E(weapon)}, {distance}m: 쏘는 쪽 <b>{_E(uf.RANGE_LABELS[difficulty])}</b>. "
                 f"맞는 쪽: {defence}.</p>"
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()]))
@@ -519,7 +508,7 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
         check = uf.check_odds(attack, hard=attack_hard, settings=settings)
         odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard, settings=settings)
         text = (fmt.total_first(f"공격 {attack} 대 방어 {defense}의 {HIT_TOTAL}", uf.hit_chance(odds))
-                + _hit_lines(odds)
+               
                 + settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
                 + fmt.odds_table(_check_rows(check), f"공격 기능 {attack}의 판정 한 번 (목표치 {target})")
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()],
