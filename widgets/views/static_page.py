@@ -295,9 +295,11 @@ def pack(table: dict[str, dict]) -> dict:
     A bar's height is read from its exact label (the page script does the same). :func:`unpack`
     and ``widgets/js/live.js`` read it back.
 
-    >>> packed = pack({"a": {"h": "<p>x</p>"}, "b": {"h": "<p>y</p>"}})
+    >>> packed = pack({"a": {"h": "<p>1/6</p>"}, "b": {"h": "<p>5/6</p>"}})
     >>> packed["p"], packed["h"], packed["keys"]
-    (['<p>', 'x', '</p>', 'y'], ['0.1.2', '0.3.2'], {'a': '0', 'b': '1'})
+    (['<p>', '1/6', '</p>', '5/6'], ['0.1.2', '0.3.2'], {'a': '0', 'b': '1'})
+    >>> pack({"a": {"h": "<td><span> <i>(</i>5%<i>)</i></span></td>"}})["p"]   # short texts go with their tags
+    ['<td><span> <i>(</i>', '5%', '<i>)</i></span></td>']
     """
     pieces: dict[str, int] = {}
     answers: dict[str, int] = {}
