@@ -368,9 +368,9 @@ class Shown:
     bars: Bars | None = None
 
 
-#: The extra page-table room of the widgets whose answers lead with several graded lines
-#: (``LiveWidget.page_room``): one more step of 2 KB compressed.
-PAGE_ROOM = 2_000
+#: The extra page-table room of a widget whose answers outgrew the budget steps (the lead line
+#: read as a player says it, a cumulative table with 「정확히 N」): ``LiveWidget.page_room``.
+PAGE_ROOM = 1_500
 
 
 @dataclass

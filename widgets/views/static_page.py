@@ -201,8 +201,8 @@ def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
             break
         return entries
 
-    if getattr(widget, "page_room", 0):
-        gzip_budgets = (*gzip_budgets, gzip_budgets[-1] + widget.page_room)
+    if getattr(widget, "page_room", 0):      # its answers outgrew the steps: the room above them
+        gzip_budgets = (gzip_budgets[-1] + widget.page_room,)
     moves = widget.two_control_moves()
     entries = table(gzip_budgets[0])
     for budget in gzip_budgets[1:]:

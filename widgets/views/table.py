@@ -117,16 +117,16 @@ MAX_ONE_IN = 100_000
 
 
 def one_in(p: Fraction) -> str:
-    """A chance below one in two as a player says it, "N번 중 1번꼴", where a whole N says it to
-    within a tenth of the chance; else "" (a likely chance reads well enough as its percent).
+    """A chance of one in five or less as a player says it, "N번 중 1번꼴", where a whole N says it
+    to within a tenth of the chance; else "" (a likelier chance reads well enough as its percent).
 
-    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(1, 2)), one_in(Fraction(2, 5)), one_in(Fraction(5, 6))
-    ('6번 중 1번꼴', '2번 중 1번꼴', '', '')
+    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(1, 5)), one_in(Fraction(1, 2)), one_in(Fraction(5, 6))
+    ('6번 중 1번꼴', '5번 중 1번꼴', '', '')
     >>> one_in(Fraction(1, 46656)), one_in(Fraction(1, 10**9)), one_in(Fraction(0))
     ('46,656번 중 1번꼴', '', '')
     """
     p = Fraction(p)
-    if p <= 0 or p > Fraction(1, 2):
+    if p <= 0 or p > Fraction(1, 5):
         return ""
     n = int(Fraction(1, p) + Fraction(1, 2))
     if n > MAX_ONE_IN or abs(Fraction(1, n) - p) > p / 10:

@@ -324,7 +324,6 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         def how(net):
             return "±DICE 없이" if net == 0 else fmt.josa(_dice_label(net), "으로/로")
         text = (fmt.total_first("명중 (성공 굴림이 성공·대성공)", tc.success_or_better(roll))
-                + fmt.graded_lines(odds, _INJURY_ORDER + ("miss",), _INJURY_LINES)
                 + f"<p>성공 굴림({_dice_label(dice)})이 성공하면 부상 굴림을 {how(base)}, "
                 f"대성공하면 {how(base + 1)} 굴립니다"
                 + (" (대상이 이미 중상이라 +1 DICE, 보충 규칙)" if target_down else "")
@@ -343,7 +342,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
               number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),
               number("injury_mod", "무기의 부상 보정치 (무기 카드)", -1, 1, 0)],
         compute, title="공격 한 번: 성공 굴림에서 부상까지",
-        x_label="공격의 결과", page_room=PAGE_ROOM)
+        x_label="공격의 결과")
 
 
 @widget_factory

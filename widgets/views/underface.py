@@ -13,7 +13,7 @@ from ..damage import DB_OPTIONS
 from ..ranges import RangeBands
 from . import format as fmt
 from . import labels
-from .live import PAGE_ROOM, Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
+from .live import Bars, LiveWidget, Shown, number, select, text, toggle, widget_factory
 from .table import Table, number_cell
 from ..damage import parse_damage
 from ..errors import RuleInputError
@@ -209,7 +209,7 @@ def hit_widget(uid: str = "uf-hit") -> LiveWidget:
               toggle("attack_hard", "공격이 어려움 난이도"),
               toggle("defense_hard", "방어가 어려움 난이도")],
         compute, title="명중 판정: 공격 대 막기·회피",
-        x_label="명중 판정의 결과", page_room=PAGE_ROOM)
+        x_label="명중 판정의 결과")
 
 
 def _weapon_choices(shields: bool = True, grouped: bool = False,
