@@ -29,7 +29,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
 
-SLOW = ROOT.parent / "shared" / "tools" / "slow_server.py"
+# ../shared beside the checkout (or beside its worktrees' folder: /work/wt/NAME)
+SLOW = next((p for p in (ROOT.parent / "shared" / "tools" / "slow_server.py",
+                         ROOT.parent.parent / "shared" / "tools" / "slow_server.py") if p.exists()),
+            ROOT.parent / "shared" / "tools" / "slow_server.py")
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=3)
 # (chapter, its title in the book's list, widget, [(number control, typed text)], other raw values)
 QUESTIONS = [

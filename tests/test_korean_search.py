@@ -86,3 +86,19 @@ def test_snippet_leaves_out_the_heading_it_starts_with(script_page):
     }""")
     # the heading is left out, except where it holds the snippet's only match
     assert got == ["한 턴에 공격을 뒤", "MARK", "다른 글. 그대로", "1.6.1 유혈낭자. 표식을 한꺼번에"]
+
+
+def test_highlights_show_the_words_asked_for_not_fragments(script_page):
+    """Pagefind marks a word it matched by a piece of it (a particle: 도 in 충격(쉘쇼크)도); a
+    snippet keeps only the marks that hold a word of the query (issue 31)."""
+    excerpt = ("충격(<mark>쉘쇼크)도</mark> 받지 않고 <mark>돌격</mark>할 때 "
+               "<mark>페널티(penalty)도</mark> 없이 <mark>돌격을</mark>")
+    got = script_page.evaluate("""([e, marks]) => BookSearch.excerptNodes(e, marks)
+        .filter(n => n.nodeName === "MARK").map(n => n.textContent)""", [excerpt, ["돌격"]])
+    assert got == ["돌격", "돌격을"]
+    text = script_page.evaluate("([e, marks]) => BookSearch.excerptNodes(e, marks).map(n => n.textContent).join('')",
+                                [excerpt, ["돌격"]])
+    assert text == "충격(쉘쇼크)도 받지 않고 돌격할 때 페널티(penalty)도 없이 돌격을"
+    # the query's words as the reader typed them, any case
+    assert script_page.evaluate("([e, marks]) => BookSearch.excerptNodes(e, marks).filter(n => n.nodeName === 'MARK').length",
+                                ["<mark>Charge</mark> 또는 <mark>차지</mark>", ["charge"]]) == 1

@@ -257,7 +257,7 @@ NO_INTEGER = {
     "underface.CheckSettings.rows", "underface.turn_order", "underface.ranged_defence",
     "hunters_moon.StatusRule", "hunters_moon.success_chance", "hunters_moon.bound_round_end_loss",
     "hunters_moon.failure_chance", "underface.hit_chance", "underface.success_chance",
-    "pf2e.success_or_better", "trench_crusade.success_or_better", "errors.require_odds",
+    "pf2e.success_or_better", "trench_crusade.success_or_better", "errors.require_odds", "dice.or_better",
     "hunters_moon.flying_damage", "hunters_moon.diving_auto_hit", "hunters_moon.round_order",
     "hunters_moon.can_target_threat", "dice.groups_product_bits", "grid.walk_feet",
     "notation.Named", "notation.Roll", "notation.Roll.dist", "notation.Roll.odds", "notation.Sum",

@@ -3,8 +3,8 @@ answers that question, before the breakdown, as the library computes it (the lib
 are checked against brute-force counts of the dice in each game's tests).
 
 Every entry of each widget's full option grid is read: its first paragraph must be the total
-line (``p.answer-total``), and its text must be the label and the exact fraction and percent of
-the library's own call on the same values.
+line (``p.answer-total``), and its text must be the label and the reading of the library's own
+call on the same values: the rounded percent first, the exact fraction and percent beside it.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_underface_hit_check_opens_with_the_hit_total():
         odds = (uf.opposed_odds(v["attack"], None, attack_hard=v["attack_hard"]) if defence == "none"
                 else uf.opposed_odds(v["attack"], v["defense"], attack_hard=v["attack_hard"],
                                      defense_hard=v["defense_hard"], defense_penalty=penalty))
-        assert total_lines(h) == [f"명중 (스페셜 포함): {fmt.prob(uf.hit_chance(odds))}"]
+        assert total_lines(h) == [f"명중 (스페셜 포함): {fmt.readable(uf.hit_chance(odds))}"]
         seen += 1
     assert seen > 400
 
@@ -68,13 +68,13 @@ def test_underface_shot_and_settings_open_with_the_hit_total():
             assert "닿지 않음" in h and "answer-total" not in h
             continue
         odds = uf.ranged_hit_odds(v["weapon"], v["distance"], ex["attack"], ex["defense"], v["response"])
-        assert total_lines(h) == [f"명중 (스페셜 포함): {fmt.prob(uf.hit_chance(odds))}"]
+        assert total_lines(h) == [f"명중 (스페셜 포함): {fmt.readable(uf.hit_chance(odds))}"]
     for v, h in entries(uf_views.settings_widget()):
         s = uf.CheckSettings(fumble_from=v["fumble_from"], special_divisor=v["special_divisor"],
                              hard=v["hard"], margin=v["margin"])
         odds = uf.opposed_odds(v["attack"], v["defense"], attack_hard=v["attack_hard"], settings=s)
         assert total_lines(h) == [f"공격 {v['attack']} 대 방어 {v['defense']}의 명중 (스페셜 포함): "
-                                  f"{fmt.prob(uf.hit_chance(odds))}"]
+                                  f"{fmt.readable(uf.hit_chance(odds))}"]
 
 
 def test_underface_move_then_the_next_checks_success():
@@ -85,7 +85,7 @@ def test_underface_move_then_the_next_checks_success():
             continue
         odds = uf.check_odds(v["skill"], hard=kind == "run")
         assert total_lines(h, first=False) == [
-            f"다음 판정 성공 (스페셜 포함): {fmt.prob(uf.success_chance(odds))}"]
+            f"다음 판정 성공 (스페셜 포함): {fmt.readable(uf.success_chance(odds))}"]
 
 
 # --- PF2e: 명중 including 대성공, for each Strike -------------------------------------------
@@ -95,7 +95,7 @@ def test_pf2e_strikes_open_with_each_strikes_hit_total():
         agile = (v["agile1"], v["agile2"], v["agile3"])
         hits = [pf2e.success_or_better(pf2e.strike_odds(v["bonus"], v["ac"], attack_number=n, agile=a))
                 for n, a in enumerate(agile, start=1)]
-        assert total_lines(h) == ["명중 (대성공 포함)"] + [f"{n}격 {fmt.prob(p)}"
+        assert total_lines(h) == ["명중 (대성공 포함)"] + [f"{n}격 {fmt.readable(p)}"
                                                        for n, p in enumerate(hits, start=1)]
 
 
@@ -104,7 +104,7 @@ def test_pf2e_spell_gives_the_targets_save_before_its_degrees():
         rank, level = v["prof"].split(":")
         dc = pf2e.spell_dc(v["ability"], pf2e.proficiency_bonus(rank, int(level)))
         p = pf2e.success_or_better(pf2e.save_odds(v["save"], dc))
-        assert total_lines(h, first=False) == [f"대상이 내성에 성공 (대성공 포함): {fmt.prob(p)}"]
+        assert total_lines(h, first=False) == [f"대상이 내성에 성공 (대성공 포함): {fmt.readable(p)}"]
 
 
 # --- Trench Crusade: 성공 이상 ---------------------------------------------------------------
@@ -121,25 +121,25 @@ def test_trench_crusade_success_rolls_open_with_success_or_better(make, net_of):
             assert "answer-total" not in h and v["distance"] > v["weapon_range"]
             continue
         p = tc.success_or_better(tc.success_odds(*net_of(v)))
-        assert total_lines(h) == [f"성공 이상 (성공·대성공): {fmt.prob(p)}"]
+        assert total_lines(h) == [f"성공 이상 (성공·대성공): {fmt.readable(p)}"]
 
 
 def test_trench_crusade_attack_markers_risky_and_charge_open_with_their_totals():
     for v, h in entries(tc_views.attack_widget()):
         p = tc.success_or_better(tc.success_odds(v["dice"], v["hit_mod"]))
-        assert total_lines(h) == [f"명중 (성공 굴림이 성공·대성공): {fmt.prob(p)}"]
+        assert total_lines(h) == [f"명중 (성공 굴림이 성공·대성공): {fmt.readable(p)}"]
     for v, h in entries(tc_views.markers_widget()):
         after = tc.markers_to_dice(v["base"], v["blood"], v["blessing"])
         assert total_lines(h) == ["성공 이상 (성공·대성공)",
-                                  f"쓰기 전 {fmt.prob(tc.success_or_better(tc.success_odds(v['base'])))}",
-                                  f"쓴 뒤 {fmt.prob(tc.success_or_better(tc.success_odds(after)))}"]
+                                  f"쓰기 전 {fmt.readable(tc.success_or_better(tc.success_odds(v['base'])))}",
+                                  f"쓴 뒤 {fmt.readable(tc.success_or_better(tc.success_odds(after)))}"]
     for v, h in entries(tc_views.risky_widget()):
         p = tc.risky_chain_odds(v["dice"], v["modifier"], tc.RISKY_ROLLS[v["action"]])
-        assert total_lines(h) == [f"활성화가 이어질 확률: {fmt.prob(p)}"]
+        assert total_lines(h) == [f"활성화가 이어질 확률: {fmt.readable(p)}"]
         assert f"활성화가 끝날 확률 {fmt.prob(1 - p)}" in html.unescape(h)
     for v, h in entries(tc_views.charge_widget()):
         p = tc.charge_odds(v["movement"], v["distance"])
-        assert total_lines(h) == [f"돌격이 닿을 확률: {fmt.prob(p)}"]
+        assert total_lines(h) == [f"돌격이 닿을 확률: {fmt.readable(p)}"]
 
 
 # --- Hunter's Moon: success (special included), hit, destroy, being hit --------------------
@@ -155,30 +155,30 @@ def test_hunters_moon_checks_open_with_their_success():
     ]
     for make, label, odds_of in cases:
         for v, h in entries(make()):
-            assert total_lines(h) == [f"{label}: {fmt.prob(hm.success_chance(odds_of(v)))}"], make
+            assert total_lines(h) == [f"{label}: {fmt.readable(hm.success_chance(odds_of(v)))}"], make
     for v, h in entries(hm_views.interfere_widget()):
         if not hm.can_interfere(v["same"], v["earlier"], v["areas"])[0]:
             assert "방해할 수 없습니다" in h
             continue
         p = hm.success_chance(hm.defence_odds(v["ability"], v["attack_value"]))
-        assert total_lines(h) == [f"방해판정 성공 (스페셜 포함): {fmt.prob(p)}"]
+        assert total_lines(h) == [f"방해판정 성공 (스페셜 포함): {fmt.readable(p)}"]
     for v, h in entries(hm_views.pursuit_widget()):
         if not hm.can_pursue(v["life"]):
             continue
         p = hm.pursuit_odds(v["ability"], v["body_defence"])
-        assert total_lines(h) == [f"추격판정 성공 (스페셜 포함): {fmt.prob(p)}"]
+        assert total_lines(h) == [f"추격판정 성공 (스페셜 포함): {fmt.readable(p)}"]
 
 
 def test_hunters_moon_attack_and_defence_under_statuses():
     for v, h in entries(hm_views.destroy_widget()):
         odds = hm.destroy_odds(v["might"], v["defence"], v["weapon_power"], v["paragraph"], v["durability"])
-        assert total_lines(h) == ["공격 한 번", f"명중 (스페셜 포함) {fmt.prob(odds.hit)}",
-                                  f"격파 {fmt.prob(odds.destroy)}"]
+        assert total_lines(h) == ["공격 한 번", f"명중 (스페셜 포함) {fmt.readable(odds.hit)}",
+                                  f"격파 {fmt.readable(odds.destroy)}"]
     s = hm_views.STATUS_DEFENCE
     for v, h in entries(hm_views.status_defence_widget()):
         odds = hm.defence_odds(s["ability"], s["attack_value"], bound=v["pc_bound"],
                                threat_bound=v["threat_bound"], threat_diving=v["threat_diving"])
-        assert total_lines(h) == [f"맞을 확률 (방어판정 실패·펌블): {fmt.prob(hm.failure_chance(odds))}"]
+        assert total_lines(h) == [f"맞을 확률 (방어판정 실패·펌블): {fmt.readable(hm.failure_chance(odds))}"]
 
 
 def test_the_total_line_is_the_answers_first_line_in_jupyter_too():
@@ -186,6 +186,6 @@ def test_the_total_line_is_the_answers_first_line_in_jupyter_too():
     view = uf_views.hit_widget().ipywidget()
     out = re.sub(r"^(<style>.*?</style>|<div[^>]*>)*", "", view.rulebook_out.value, flags=re.S)  # (its frame)
     assert out.startswith('<p class="answer-total">')
-    assert fmt.prob(uf.hit_chance(uf.opposed_odds(60, 60))) in out.split("</p>", 1)[0]
+    assert fmt.readable(uf.hit_chance(uf.opposed_odds(60, 60))) in out.split("</p>", 1)[0]
     assert list(itertools.islice(total_lines(out), 1)) == [
-        f"명중 (스페셜 포함): {fmt.prob(uf.hit_chance(uf.opposed_odds(60, 60)))}"]
+        f"명중 (스페셜 포함): {fmt.readable(uf.hit_chance(uf.opposed_odds(60, 60)))}"]

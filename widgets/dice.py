@@ -28,7 +28,8 @@ from math import comb, gcd
 from typing import Callable, Iterable, Mapping
 
 from . import limits
-from .errors import RuleInputError, require_bool, require_int, require_items, require_number, shown
+from .errors import (RuleInputError, require_bool, require_int, require_items, require_number, require_odds,
+                     shown)
 
 #: Largest number of dice one roll may hold (see :mod:`widgets.limits`).
 MAX_DICE = limits.MAX_POOL
@@ -694,6 +695,32 @@ def kept_total(rolls: Iterable[int], kept: int, highest: bool) -> int:
     chosen = values[len(values) - kept:] if require_bool(highest, "highest", "높은 쪽 여부") \
         else values[:kept]
     return sum(chosen)
+
+
+def or_better(odds: Mapping[str, Fraction], order: Iterable[str]) -> dict[str, Fraction]:
+    """Each grade of a graded result "or better": ``odds`` is an exact odds table (what one of
+    the library's ``…_odds`` functions returns) and ``order`` its keys from the best grade down;
+    the answer maps each grade, in that order, to the chance of it or any better grade (the
+    GM's "a hard success or better", "Down or worse"). The last is always 1.
+
+    >>> or_better({"failure": Fraction(7, 12), "success": Fraction(1, 3), "critical": Fraction(1, 12)},
+    ...           ("critical", "success", "failure"))
+    {'critical': Fraction(1, 12), 'success': Fraction(5, 12), 'failure': Fraction(1, 1)}
+    >>> or_better({"hit": Fraction(1, 2), "miss": Fraction(1, 2)}, ("hit",))
+    Traceback (most recent call last):
+    ...
+    widgets.errors.RuleInputError: odds must be an exact odds table of 'hit', got {'hit': Fraction(1, 2), 'miss': Fractio…
+    """
+    order = tuple(order)
+    if len(set(order)) != len(order):
+        raise RuleInputError(f"order must name each grade once, got {shown(order)}",
+                             f"등급 순서에는 각 등급이 한 번씩만 있어야 합니다 (입력값: {shown(order)}).")
+    table = require_odds(odds, order, "odds", "확률표")
+    running, out = Fraction(0), {}
+    for key in order:
+        running += table[key]
+        out[key] = running
+    return out
 
 
 # --- rolls that can go on without end ----------------------------------------------------------

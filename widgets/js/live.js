@@ -34,7 +34,7 @@
       "내려받아 준비하느라 몇 초 걸립니다…" + STALE,
     computing: "계산하는 중…" + STALE,
     absent: "⚠ 이 값은 미리 계산해 둔 표에 없습니다. 이 사이트에는 직접 계산하는 기능이 " +
-      "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다." + KEPT,
+      "함께 설치되지 않아, 표에 있는 값만 답할 수 있습니다." + STALE + KEPT,
     offline: "⚠ 인터넷에 연결되어 있지 않고 계산 엔진이 이 기기에 저장되어 있지 않아, 표에 없는 이 값은 " +
       "계산할 수 없습니다." + STALE + KEPT + " 인터넷에 연결되면 값을 다시 바꾸어 보세요. " +
       "‘책 전체를 기기에 저장’을 눌러 두면 다음부터는 인터넷 없이도 모든 값을 계산합니다.",
@@ -68,17 +68,39 @@
     el.addEventListener("pointerdown", startEngineSoon, {passive: true});
     el.addEventListener("keydown", startEngineSoon, {passive: true});
     el.addEventListener("focusin", startEngineSoon, {passive: true});
-    el.addEventListener("focusin", selectNumber, {passive: true});
     el.addEventListener("click", saveFromWidget);
   }
 
-  // a tapped number box selects its value, so the reader types over it (no erasing by hand)
-  function selectNumber(ev) {
-    const input = ev.composedPath ? ev.composedPath()[0] : ev.target;
-    if (!input || input.tagName !== "INPUT" || input.type !== "text") return;
-    const host = input.getRootNode && input.getRootNode().host;
-    if (!host || !host.classList.contains("live-box")) return;
-    setTimeout(() => { if (input.matches(":focus")) input.select(); }, 0);
+  // A tapped, clicked or focused number box selects its value, so the reader types over it: on
+  // entering the box, and on a tap in the box after the reader finished a value there (Enter),
+  // as a phone keeps the box focused. The listeners sit on each box itself: a widget's boxes
+  // share one shadow tree, and a "focusin" moving from one box to another inside it never
+  // reaches the page (the event stops where the box it left and the box it enters are the same
+  // host), so a listener on the widget saw only the first box a reader tapped. The click that
+  // focused the box would put the caret where it landed and undo the selection: its mouseup is
+  // cancelled and the click selects again.
+  function selectOnFocus(input) {
+    let fresh = false;
+    let finished = false;
+    input.addEventListener("focus", () => {
+      fresh = true;
+      input.select();
+      setTimeout(() => { if (fresh && input.matches(":focus")) input.select(); }, 0);
+    });
+    input.addEventListener("pointerdown", () => {
+      if (finished && input.matches(":focus")) fresh = true;
+      finished = false;
+    });
+    input.addEventListener("mouseup", (ev) => { if (fresh) ev.preventDefault(); });
+    input.addEventListener("click", () => {
+      if (fresh && input.matches(":focus")) input.select();
+      fresh = false;
+    });
+    input.addEventListener("keydown", (ev) => {
+      fresh = false;
+      finished = ev.key === "Enter";
+    });
+    input.addEventListener("blur", () => { fresh = false; finished = false; });
   }
 
   function embed(st) {
@@ -142,6 +164,7 @@
           const whole = slider && Number.isInteger(slider.step) && Number.isInteger(slider.start);
           input.inputMode = whole && slider.start >= 0 ? "numeric" : "decimal";
           input.enterKeyHint = "done";
+          selectOnFocus(input);
           for (const [end, what] of [["down", "한 단계 내리기"], ["up", "한 단계 올리기"]]) {
             const button = viewOf(model(st, name + "-" + end));
             if (button && button.button_el) button.button_el.setAttribute("aria-label", st.data.labels[i] + " " + what);
@@ -374,6 +397,7 @@
       return;
     }
     if (!config.bundle) {
+      stale(st, true);
       status(st, TEXT.absent, true);
       finish(st, seq, "live:error", vals);
       return;
@@ -389,8 +413,9 @@
     ask(st.data.origin, vals).then((answer) => {
       if (seq !== st.seq) return;            // a newer change was made: drop this late answer
       if (answer.error !== undefined) {
-        stale(st, false);
-        status(st, "⚠ " + answer.error, true);
+        // refused: the answer left standing is the previous values', dimmed and marked so
+        stale(st, true);
+        status(st, "⚠ " + answer.error + STALE, true);
         finish(st, seq, "live:error", vals);
       } else {
         show(st, seq, answer, vals, "engine");

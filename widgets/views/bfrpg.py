@@ -92,7 +92,7 @@ TOOL_CODE = {"me": "@", "enemy": "e", "ally": "a", "wall": "#", "barrier": "b",
              "difficult": "d", "erase": "."}
 
 _ARMOR_KO = {"none": "갑옷 없음", "magic_leather": "마법 가죽", "leather": "가죽 갑옷",
-             "magic_metal": "마법 금속", "metal": "금속 갑옷"}
+             "magic_metal": "마법 금속", "metal": "금속 갑옷 (판금·사슬)"}
 _LOAD_KO = {"light": "가벼운 짐", "heavy": "무거운 짐"}
 
 
@@ -468,14 +468,14 @@ class GridExplorer:
         path = ColumnDataSource({"x": [], "y": []}, name=f"{u}-path")
         grid = Div(text=grid_frame_html(self.grid_html(res)), name=f"{u}-grid", disable_math=True,
                    sizing_mode="stretch_width", stylesheets=[InlineStyleSheet(css=grid_css())])
-        # three selects side by side fit the book's text column (about 600 px); on a phone
-        # they wrap onto lines of their own
+        # the selects wrap onto lines of their own on a phone; the armour menu is as wide as its
+        # longest label (「금속 갑옷 (판금·사슬), 무거운 짐: 10피트」), never cut on a 390 px phone
         tool = Select(title="도구 (칸을 누르면)", value="enemy", name=f"{u}-tool", width=175,
                       options=list(TOOLS.items()))
-        rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate", width=190,
+        rate = Select(title="갑옷과 짐 (이동 속도)", value=self.rate_key, name=f"{u}-rate", width=320,
                       options=[("scene", "예제에 적힌 이동 속도")]
                       + [(k, lab) for k, (lab, _) in self.rates.items()])
-        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=190,
+        scene = Select(title="예제 평면도", value=self.scene, name=f"{u}-scene", width=280,
                        options=[(k, lab) for k, (lab, _, _) in self.scenes.items()])
         msg = Div(text=status_html(res.rate), name=f"{u}-out", sizing_mode="stretch_width",
                   css_classes=["live-out"])

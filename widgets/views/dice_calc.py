@@ -205,8 +205,9 @@ def _open_rows(dist: OpenDist, unit: str = "") -> list[list]:
     """"N 이상 · N 이하" of an open distribution, with the rest: every shown outcome (or a
     spaced choice of them), then the rest as one exact number."""
     shown = dist.outcomes()
-    rows = [[number_cell(f"{v}{unit}"), dist.at_least(v), dist.at_most(v)] for v in _spaced(shown)]
-    rows.append([strong(f"{dist.cut}{unit} 이상 나머지"), _p(dist.rest_probability(), True),
+    rows = [[number_cell(f"{v}{unit}"), dist.probability(v), dist.at_least(v), dist.at_most(v)]
+            for v in _spaced(shown)]
+    rows.append([strong(f"{dist.cut}{unit} 이상 나머지"), number_cell("—"), _p(dist.rest_probability(), True),
                  number_cell("—")])
     return rows
 
@@ -216,10 +217,11 @@ def _count_rows(dist: "Dist | OpenDist", unit: str = "개") -> list[list]:
     if isinstance(dist, OpenDist):
         return _open_rows(dist, unit)
     values = [v for v in dist.outcomes() if v >= 1] or dist.outcomes()
-    return [[number_cell(f"{k}{unit}"), dist.at_least(k), dist.at_most(k)] for k in _spaced(values)]
+    return [[number_cell(f"{k}{unit}"), dist.probability(k), dist.at_least(k), dist.at_most(k)]
+            for k in _spaced(values)]
 
 
-def _cumulative_details(rows: list[list], what: str, head: tuple[str, str, str]) -> str:
+def _cumulative_details(rows: list[list], what: str, head: tuple[str, ...]) -> str:
     table = _table(head, rows, kind="odds cum")
     return (f'<details class="cumulative"><summary>{html.escape(what)}</summary>'
             f"{table.html()}</details>")
@@ -307,7 +309,7 @@ def _answer_roll(roll: notation.Roll) -> Shown:
         rows += _mean_row(dist) + [["범위", number_cell(f"{dist.low}~ (끝없음)")],
                                    [f"{dist.cut} 이상 나머지", dist.rest_probability()]]
         body = _table([], rows).html() + _open_note(dist, "합계") + \
-            _cumulative_details(_open_rows(dist), "합계: N 이상 · N 이하", ("N", "N 이상", "N 이하"))
+            _cumulative_details(_open_rows(dist), "합계: N 이상 · N 이하", ("N", "정확히 N", "N 이상", "N 이하"))
         probs = dist.probabilities()
         bars = Bars(tuple(probs), tuple(probs.values()),
                     tuple(_band(roll.comparison)(v) for v in probs), cumulative=False)
@@ -327,7 +329,7 @@ def _answer_count(command, dist, what: str) -> Shown:
     if isinstance(dist, OpenDist):
         body += _open_note(dist, "개수")
     body += _cumulative_details(_count_rows(dist), f"{what}: k개 이상 · k개 이하",
-                                ("k", "k개 이상", "k개 이하"))
+                                ("k", "정확히 k개", "k개 이상", "k개 이하"))
     probs = dist.probabilities()
     bars = Bars(tuple(probs), tuple(probs.values()), ("neutral",) * len(probs), cumulative=False)
     return Shown(_head(command) + body, bars)
@@ -354,11 +356,31 @@ def _answer_upper_total(command: notation.UpperRoll) -> Shown:
     body = _table([], [["무엇을 보나", "합계(막대)와 가장 큰 주사위 묶음(보정 포함)"]] + rows).html()
     if isinstance(total, OpenDist):
         body += _open_note(total, "합계")
-        body += _cumulative_details(_open_rows(total), "합계: N 이상 · N 이하", ("N", "N 이상", "N 이하"))
-    body += _cumulative_details(_open_rows(highest), "가장 큰 묶음: N 이상 · N 이하", ("N", "N 이상", "N 이하"))
+        body += _cumulative_details(_open_rows(total), "합계: N 이상 · N 이하", ("N", "정확히 N", "N 이상", "N 이하"))
+    body += _cumulative_details(_open_rows(highest), "가장 큰 묶음: N 이상 · N 이하", ("N", "정확히 N", "N 이상", "N 이하"))
     probs = total.probabilities()
     return Shown(_head(command) + body,
                  Bars(tuple(probs), tuple(probs.values()), ("neutral",) * len(probs), cumulative=False))
+
+
+#: Call of Cthulhu 7th's success levels "or better", as a GM asks for them.
+_CTHULHU_OR_BETTER = {"regular": "성공 이상", "success": "성공 이상", "hard": "어려운 성공 이상",
+                      "extreme": "대단한 성공 이상", "critical": "대성공"}
+
+
+def _cthulhu_lines(command, levels: dict) -> str:
+    """The lead lines of a Call of Cthulhu 7th roll: 「성공 이상」, 「어려운 성공 이상」,
+    「대단한 성공 이상」 and 「대성공」 (those its levels have), summed by the library; the 6th
+    edition's levels are not one scale (고장 goes with any), so it keeps its table only.
+
+    >>> lines = _cthulhu_lines(notation.parse("CC(1)<=55"), notation.parse("CC(1)<=55").levels())
+    >>> "어려운 성공 이상 <b>약 47% · 93/200</b>" in lines
+    True
+    """
+    if not isinstance(command, notation.CthulhuRoll):
+        return ""
+    shown = {k: _CTHULHU_OR_BETTER[k] for k in reversed(levels) if k in _CTHULHU_OR_BETTER}
+    return fmt.graded_lines(levels, tuple(levels), shown)
 
 
 def _answer_cthulhu(command) -> Shown:
@@ -385,7 +407,7 @@ def _answer_cthulhu(command) -> Shown:
     table = _table(["결과", "확률", "BCDice의 규칙"], rows, caption=f"D100 ≤ {goal}")
     note = f'<p class="dice-note">{html.escape(bonus + source)}.</p>'
     probs = dist.probabilities()
-    return Shown(_head(command) + table.html() + note,
+    return Shown(_head(command) + _cthulhu_lines(command, levels) + table.html() + note,
                  Bars(tuple(probs), tuple(probs.values()),
                       tuple(_LEVEL_BAND[command.level(v)] for v in probs), cumulative=False))
 

@@ -8,7 +8,8 @@ from fractions import Fraction
 from ..errors import particle
 # The exact-number texts live with the one table helper, which draws them (it may not import this
 # module: that was an import circle); they are this module's too.
-from .table import fraction, percent, prob  # noqa: F401  (fmt.prob, fmt.percent, fmt.fraction)
+from .table import fraction, percent, prob, readable, rounded_percent  # noqa: F401  (fmt.prob …)
+from ..dice import or_better
 
 
 def signed(n: int) -> str:
@@ -26,23 +27,40 @@ def number(n: int) -> str:
 
 
 def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> str:
-    """An answer's first line: the total a GM asks for first ("does it hit?"), exact fraction
-    and percent, before the breakdown. ``total`` is one probability, or ``(name, probability)``
-    pairs shown one to a line (the three Strikes of a turn).
+    """An answer's first line: the total a GM asks for first ("does it hit?"), before the
+    breakdown, read as a player says it (:func:`~widgets.views.table.readable`: the rounded
+    percent first, the exact fraction beside it). ``total`` is one probability, or
+    ``(name, probability)`` pairs shown one to a line (the three Strikes of a turn).
 
     >>> total_first("명중 (스페셜 포함)", Fraction(423, 1000))
-    '<p class="answer-total"><b>명중 (스페셜 포함): 423/1000 (42.30%)</b></p>'
+    '<p class="answer-total"><b>명중 (스페셜 포함): 약 42% · 423/1000 (42.30%)</b></p>'
     >>> total_first("성공 이상", Fraction(1, 10**6))      # the percent's "<" is escaped
-    '<p class="answer-total"><b>성공 이상: 1/1000000 (&lt; 0.01%)</b></p>'
+    '<p class="answer-total"><b>성공 이상: 1% 미만 · 1/1000000 (&lt; 0.01%)</b></p>'
     >>> total_first("명중 (대성공 포함)", [("1격", Fraction(13, 20)), ("2격", Fraction(2, 5))])
-    '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>13/20 (65.00%)</b><br>2격 <b>2/5 (40.00%)</b></p>'
+    '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>65% · 13/20 (65.00%)</b><br>2격 <b>40% · 2/5 (40.00%)</b></p>'
     """
     if isinstance(total, (Fraction, int)):
         return (f'<p class="answer-total"><b>{html.escape(label)}: '
-                f'{html.escape(prob(Fraction(total)))}</b></p>')
-    lines = "".join(f"<br>{html.escape(name)} <b>{html.escape(prob(Fraction(p)))}</b>"
+                f'{html.escape(readable(Fraction(total)))}</b></p>')
+    lines = "".join(f"<br>{html.escape(name)} <b>{html.escape(readable(Fraction(p)))}</b>"
                     for name, p in total)
     return f'<p class="answer-total"><b>{html.escape(label)}</b>{lines}</p>'
+
+
+def graded_lines(odds: dict, order, lines: dict) -> str:
+    """The "or better" lines of a graded result, in the reader's words, to stand above its
+    tables: ``order`` lists the odds' grades from the best down; ``lines`` maps the grades to
+    show, in the order shown, to their words (「어려운 성공 이상」), each its rounded percent
+    and exact fraction. The sums are the library's (:func:`widgets.dice.or_better`).
+
+    >>> odds = {"critical": Fraction(1, 12), "success": Fraction(1, 3), "failure": Fraction(7, 12)}
+    >>> graded_lines(odds, ("critical", "success", "failure"), {"success": "성공 이상", "critical": "대성공"})
+    '<p class="answer-total answer-graded">성공 이상 <b>약 42% · 5/12</b><br>대성공 <b>약 8% · 1/12</b></p>'
+    """
+    sums = or_better(odds, order)
+    shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(rounded_percent(sums[key]))} · "
+                        f"{html.escape(fraction(sums[key]))}</b>" for key, words in lines.items())
+    return f'<p class="answer-total answer-graded">{shown}</p>'
 
 
 def odds_table(rows: list[tuple[str, Fraction]], caption: str = "") -> str:
@@ -56,17 +74,21 @@ def odds_table(rows: list[tuple[str, Fraction]], caption: str = "") -> str:
 
 
 def cumulative_table(values, probabilities, what: str = "값", rows=None, note: str = "") -> str:
-    """"N 이상" and "N 이하" for every value of a distribution of a total, as exact fractions
-    (the GM's "at least 6 damage?"), folded under a summary line so the answer stays short.
-    ``rows`` gives the rows ``(N, N 이상, N 이하)`` instead (a distribution too wide for a row
-    per value steps through it), and ``note`` says so under the table.
+    """"정확히 N", "N 이상" and "N 이하" for every value of a distribution of a total, as exact
+    fractions (the GM's "at least 6 damage?"), folded under a summary line so the answer stays
+    short. ``rows`` gives the rows ``(N, 정확히 N, N 이상, N 이하)`` instead (a distribution too
+    wide for a row per value steps through it), and ``note`` says so under the table.
 
     >>> html_ = cumulative_table((1, 2, 3), (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)), "피해")
     >>> "<summary>피해: N 이상 · N 이하</summary>" in html_, html_.count("<tr>")
     (True, 4)
-    >>> '<td>3/4 (75.00%)</td>' in html_    # 2 이하 = 1/2 + 1/4
+    >>> from widgets.views.table import _TAG       # N, 정확히 N, N 이상, N 이하 (= 1/2 + 1/4)
+    >>> [_TAG.sub("", c) for c in re.findall(r"<t[hd]>(.*?)</t[hd]>", html_.split("<tr>")[3])]
+    ['2', '1/4 (25.00%)', '1/2 (50.00%)', '3/4 (75.00%)']
+    >>> "<th>정확히 N</th>" in html_
     True
-    >>> cumulative_table((), (), "합계", rows=[(10, Fraction(1), Fraction(1, 9))], note="N은 10씩").count("<tr>")
+    >>> cumulative_table((), (), "합계", rows=[(10, Fraction(1, 9), Fraction(1), Fraction(1, 9))],
+    ...                  note="N은 10씩").count("<tr>")
     2
     """
     from .table import Table
@@ -74,9 +96,9 @@ def cumulative_table(values, probabilities, what: str = "값", rows=None, note: 
         probabilities = [Fraction(p) for p in probabilities]
         rows, below, total = [], Fraction(0), sum(probabilities, Fraction(0))
         for value, p in zip(values, probabilities):
-            rows.append([value, total - below, below + p])
+            rows.append([value, p, total - below, below + p])
             below += p
-    table = Table(["N", "N 이상", "N 이하"], [list(r) for r in rows], kind="odds cum",
+    table = Table(["N", "정확히 N", "N 이상", "N 이하"], [list(r) for r in rows], kind="odds cum",
                   all_numbers=True, note=note)
     return (f'<details class="cumulative"><summary>{html.escape(what)}: N 이상 · N 이하</summary>'
             f"{table.html()}</details>")

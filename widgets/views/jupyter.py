@@ -275,6 +275,7 @@ def ipywidget(widget, pause: float | None = None):
             box = w.Text(value=c.key(c.default), description=c.label, continuous_update=True,
                          style={"description_width": "initial"},
                          layout=w.Layout(width="auto", min_width="12em"))
+            box.add_class("rulebook-number")   # selected when tapped (lab/extension), as on the site
             inputs[c.name] = {"box": box, "slider": slider}
             rows.append(w.HBox([box, slider], layout=w.Layout(align_items="center")))
         elif c.kind == "select":

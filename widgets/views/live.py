@@ -228,7 +228,7 @@ class Bars:
 
     A distribution with more outcomes than :data:`MAX_BARS` is drawn in equal bins
     (:meth:`from_dist`): ``names`` then name each bar ("101~110"), ``width`` is the bars' width
-    on the x axis, ``rows`` the exact "N 이상 · N 이하" rows at the bins' starts and ``note`` a
+    on the x axis, ``rows`` the exact "정확히 N · N 이상 · N 이하" rows at the bins' starts and ``note`` a
     line of key numbers (the range, the mean, where the middle 90% lies), all exact."""
 
     x: tuple[int, ...]
@@ -238,7 +238,7 @@ class Bars:
     cumulative: bool = False
     names: tuple[str, ...] = ()
     width: float = 0.8
-    rows: tuple[tuple[int, Fraction, Fraction], ...] = ()
+    rows: tuple[tuple[int, Fraction, Fraction, Fraction], ...] = ()
     note: str = ""
     #: Runs of consecutive bars drawn as one group, ``(label, number of bars)`` in order (the
     #: three Strikes of a turn): the site's plot separates the groups at their boundaries, where
@@ -256,7 +256,7 @@ class Bars:
         >>> big = Bars.from_dist(dice_sum(200, 100), lambda v: "neutral")
         >>> len(big.x) <= MAX_BARS, big.names[0], big.names[1], big.width, sum(big.p)
         (True, '200~8499', '8500~8599', 100.0, Fraction(1, 1))
-        >>> [n for n, _, _ in big.rows[:3]], big.rows[-1][0], len(big.rows) <= MAX_CUMULATIVE_ROWS + 3
+        >>> [n for n, _, _, _ in big.rows[:3]], big.rows[-1][0], len(big.rows) <= MAX_CUMULATIVE_ROWS + 3
         ([200, 8500, 8600], 20000, True)
         """
         weights, total = dist.weights, dist.total
@@ -283,11 +283,11 @@ class Bars:
             sums[at] += w
         for i, e in enumerate(edges):
             n = max(e, low)
-            rows.append((n, Fraction(total - below, total),
+            rows.append((n, Fraction(weights.get(n, 0), total), Fraction(total - below, total),
                          Fraction(below + weights.get(n, 0), total)))
             below += sums[i]
         if rows[-1][0] != high:
-            rows.append((high, Fraction(weights[high], total), Fraction(1)))
+            rows.append((high, Fraction(weights[high], total), Fraction(weights[high], total), Fraction(1)))
         xs = tuple(first + (i - (low < first)) * step + (step - 1) / 2 for i in range(len(edges)))
         keep = [i for i, w in enumerate(sums) if w]
         mean = Fraction(sum(v * w for v, w in weights.items()), total)
@@ -355,6 +355,11 @@ class Shown:
     bars: Bars | None = None
 
 
+#: The extra page-table room of a widget whose answers outgrew the budget steps (the lead line
+#: read as a player says it, a cumulative table with 「정확히 N」): ``LiveWidget.page_room``.
+PAGE_ROOM = 1_500
+
+
 @dataclass
 class LiveWidget:
     uid: str
@@ -370,6 +375,12 @@ class LiveWidget:
     #: How to build this widget again elsewhere (the in-page engine): the declared factory
     #: that made it and its arguments, set by :func:`widget_factory`; ``None`` otherwise.
     origin: dict | None = None
+    #: Bytes (compressed) its page table may take beyond the largest of the page's budget steps
+    #: (:data:`widgets.views.static_page.PAGE_DATA_GZIP`): for a widget whose every answer leads
+    #: with several graded lines, so that its table answers the two-control moves it answered
+    #: before those lines (issue 31), where one more step for every widget would grow the first
+    #: visit past its budget.
+    page_room: int = 0
 
     def __post_init__(self):
         if not re.fullmatch(r"[a-z][a-z0-9-]*", self.uid):

@@ -368,6 +368,10 @@ _CASTER_PROF = {"trained:1": "훈련·1레벨", "trained:5": "훈련·5레벨", 
                 "master:15": "달인·15레벨", "legendary:19": "전설·19레벨"}
 
 
+#: A target's save from the caster's side: the failures "or worse" (sums from ``dice.or_better``).
+_SAVE_FAILS = {"failure": "대상이 내성에 실패 (대실패 포함)"}
+
+
 @widget_factory
 def spell_widget(uid: str = "pf-spell") -> LiveWidget:
     """Spell attack modifier and spell DC, with the odds of a target's saving throw."""
@@ -382,6 +386,7 @@ def spell_widget(uid: str = "pf-spell") -> LiveWidget:
             f"({_e(_CASTER_PROF[prof])}): 주문 명중 굴림 <b>d20 {fmt.signed(attack)}</b>, "
             f"<b>주문 DC {dc}</b></p>"
             + fmt.total_first("대상이 내성에 성공 (대성공 포함)", pf2e.success_or_better(odds))
+            + fmt.graded_lines(odds, tuple(reversed(pf2e.DEGREES)), _SAVE_FAILS)
             + Table(_degree_head(), [_odds_cells(odds)], row_heads=False,
                     caption=f"내성 수정치 {fmt.signed(save)}인 대상의 내성굴림 결과").html(),
             _degree_bars(odds))

@@ -158,7 +158,8 @@ def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
     holds the blocks of :meth:`~widgets.views.live.LiveWidget.first_moves` in turn (the defaults
     and one-control moves always; then pairs of controls, then the grid near the defaults) while
     the packed table stays within a budget of bytes compressed (the first of ``gzip_budgets``,
-    or the first larger one that answers :data:`PAGE_MOVES_SHARE` of the two-control moves) and
+    or the first larger one that answers :data:`PAGE_MOVES_SHARE` of the two-control moves; a
+    widget's ``page_room`` adds one step above the largest) and
     ``raw_budget`` written; a block that does not fit whole ships its part nearest the defaults.
 
     >>> from widgets.views.generic import dice_pool_widget
@@ -200,6 +201,8 @@ def page_data(widget, gzip_budgets: tuple[int, ...] = PAGE_DATA_GZIP,
             break
         return entries
 
+    if getattr(widget, "page_room", 0):      # its answers outgrew the steps: the room above them
+        gzip_budgets = (gzip_budgets[-1] + widget.page_room,)
     moves = widget.two_control_moves()
     entries = table(gzip_budgets[0])
     for budget in gzip_budgets[1:]:
@@ -277,8 +280,9 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-#: Where an answer's html is cut into the pieces that answers share (each run of tags is a piece).
-_PIECES = re.compile(r"((?:<[^>]+>)+)")
+#: Where an answer's html is cut into the pieces that answers share: each run of tags is a piece,
+#: with the short texts between its tags (a compact probability's " (" and ")").
+_PIECES = re.compile(r"(<[^>]+>(?:[^<0-9]{0,2}<[^>]+>)*)")
 
 
 def _ids(numbers) -> str:
@@ -304,9 +308,11 @@ def pack(table: dict[str, dict]) -> dict:
     A bar's height is read from its exact label (the page script does the same). :func:`unpack`
     and ``widgets/js/live.js`` read it back.
 
-    >>> packed = pack({"a": {"h": "<p>x</p>"}, "b": {"h": "<p>y</p>"}})
+    >>> packed = pack({"a": {"h": "<p>1/6</p>"}, "b": {"h": "<p>5/6</p>"}})
     >>> packed["p"], packed["h"], packed["keys"]
-    (['<p>', 'x', '</p>', 'y'], ['0.1.2', '0.3.2'], {'a': '0', 'b': '1'})
+    (['<p>', '1/6', '</p>', '5/6'], ['0.1.2', '0.3.2'], {'a': '0', 'b': '1'})
+    >>> pack({"a": {"h": "<td><span> <i>(</i>5%<i>)</i></span></td>"}})["p"]   # short texts go with their tags
+    ['<td><span> <i>(</i>', '5%', '<i>)</i></span></td>']
     """
     pieces: dict[str, int] = {}
     answers: dict[str, int] = {}

@@ -112,6 +112,62 @@ def prob(p: Fraction) -> str:
     return f"{fraction(p)} ({percent(Fraction(p))})"
 
 
+#: The largest "N번 중 1번꼴" a reading names (rarer chances are said by their percent alone).
+MAX_ONE_IN = 100_000
+
+
+def one_in(p: Fraction) -> str:
+    """A chance of one in five or less as a player says it, "N번 중 1번꼴", where a whole N says it
+    to within a tenth of the chance; else "" (a likelier chance reads well enough as its percent).
+
+    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(1, 5)), one_in(Fraction(1, 2)), one_in(Fraction(5, 6))
+    ('6번 중 1번꼴', '5번 중 1번꼴', '', '')
+    >>> one_in(Fraction(1, 46656)), one_in(Fraction(1, 10**9)), one_in(Fraction(0))
+    ('46,656번 중 1번꼴', '', '')
+    """
+    p = Fraction(p)
+    if p <= 0 or p > Fraction(1, 5):
+        return ""
+    n = int(Fraction(1, p) + Fraction(1, 2))
+    if n > MAX_ONE_IN or abs(Fraction(1, n) - p) > p / 10:
+        return ""
+    return f"{n:,}번 중 1번꼴"
+
+
+def rounded_percent(p: Fraction) -> str:
+    """A chance rounded to a whole percent in a player's words: ``약 18%``; never ``약 0%`` or
+    ``약 100%`` for a chance that is neither.
+
+    >>> rounded_percent(Fraction(1381, 7776)), rounded_percent(Fraction(1, 4)), rounded_percent(Fraction(1))
+    ('약 18%', '25%', '100%')
+    >>> rounded_percent(Fraction(1, 1000)), rounded_percent(Fraction(999, 1000)), rounded_percent(Fraction(0))
+    ('1% 미만', '99% 넘게', '0%')
+    """
+    p = Fraction(p)
+    if p in (0, 1):
+        return f"{int(p * 100)}%"
+    whole = (200 * p.numerator + p.denominator) // (2 * p.denominator)     # half up
+    if whole == 0:
+        return "1% 미만"
+    if whole == 100:
+        return "99% 넘게"
+    return f"{whole}%" if whole == p * 100 else f"약 {whole}%"
+
+
+def readable(p: Fraction) -> str:
+    """An answer's chance as a reader reads it first: the rounded percent in a player's words,
+    "N번 중 1번꼴" where it fits, then the exact fraction with its percent (:func:`prob`).
+
+    >>> readable(Fraction(1381, 7776))
+    '약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)'
+    >>> readable(Fraction(3, 5)), readable(Fraction(1))
+    ('60% · 3/5 (60.00%)', '100% · 1 (100%)')
+    """
+    p = Fraction(p)
+    words = [rounded_percent(p), one_in(p), prob(p)]
+    return " · ".join(w for w in words if w)
+
+
 #: What a table may take on a 390 px phone, in the pages' table font (0.88 of 16 px): the article
 #: is 358 px wide, a widget's answer box 333 px with its tables' text 0.88 of 15 px, about as
 #: many ems. Each column adds 6 px of padding on either side and a 1 px border.

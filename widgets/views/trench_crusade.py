@@ -7,7 +7,7 @@ from fractions import Fraction
 from .. import dice
 from .. import trench_crusade as tc
 from . import format as fmt
-from .live import Bars, LiveWidget, Shown, number, select, toggle, widget_factory
+from .live import PAGE_ROOM, Bars, LiveWidget, Shown, number, select, toggle, widget_factory
 from .table import Table
 
 _SUCCESS_LABEL = {key: label for key, label, _, _ in tc.SUCCESS_CHART}
@@ -44,6 +44,19 @@ def _dice_label(net: int) -> str:
 
 #: What a success roll answers first (``tc.success_or_better``).
 SUCCESS_TOTAL = "성공 이상 (성공·대성공)"
+#: Injury results from the worst for the target down (an attack's miss last), and the GM's
+#: "or worse" lines (sums from the library: ``dice.or_better``).
+_INJURY_ORDER = tuple(key for key, _, _, _ in reversed(tc.INJURY_CHART))
+_INJURY_LINES = {"minor_hit": "경상 이상", "down": "중상 이상"}
+
+
+def armour_choices() -> dict[int, str]:
+    """The armour menu: each armour with what it takes off an injury roll (「표준 갑옷 (−1)」).
+
+    >>> armour_choices()[1]
+    '표준 갑옷 (−1)'
+    """
+    return {v: (f"{label} ({fmt.signed(-v)})" if v else label) for label, v in tc.ARMOUR.items()}
 
 
 def _success_shown(net: int, modifier: int, head: str = "") -> Shown:
@@ -84,7 +97,7 @@ def plus_minus_widget(uid: str = "tc-plusminus") -> LiveWidget:
     return LiveWidget(
         uid, [number("plus", "+DICE 개수", 0, 6, 1), number("minus", "−DICE 개수", 0, 6, 0)],
         compute, title="+DICE와 −DICE가 함께 붙으면 어떻게 되나", x_label="남긴 두 눈의 합",
-        legend=_SUCCESS_LEGEND)
+        legend=_SUCCESS_LEGEND, page_room=PAGE_ROOM)
 
 
 class WorkedExamples(Table):
@@ -246,7 +259,6 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
                   title: str = "부상 굴림: 맞은 적의 결과가 어떻게 나뉘나") -> LiveWidget:
     """Injury roll (supplementary chart) with ±DICE, bloodbath and armour; ``title`` names the
     question a chapter asks of it (each instance its own)."""
-    armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
     def compute(dice, armour, shield, bloodbath, weapon_mod):
         total_armour = armour + (tc.TRENCH_SHIELD if shield else 0)
@@ -258,13 +270,14 @@ def injury_widget(uid: str = "tc-injury", default_dice: int = 0,
         if weapon_mod:
             armour_text += f", 무기의 부상 보정치 {fmt.signed(weapon_mod)}"
         bath = ", 유혈낭자" if bloodbath else ""
-        text = (f"<p>{_dice_label(dice)}{bath}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
+        text = (fmt.graded_lines(odds, _INJURY_ORDER, _INJURY_LINES)
+                + f"<p>{_dice_label(dice)}{bath}: {_dice_phrase(dice, kept)}. {armour_text}.</p>"
                 + fmt.odds_table([(_INJURY_LABEL[k], p) for k, p in odds.items()],
                                  "부상 판정 결과 (보충 규칙)"))
         return Shown(text, Bars.from_dist(dist, _band_of(tc.INJURY_CHART, _INJURY_BAND)))
     return LiveWidget(
         uid, [number("dice", "부상 굴림 순 ±DICE", -3, 3, default_dice),
-              select("armour", "갑옷", armour_choices, 0),
+              select("armour", "갑옷", armour_choices(), 0),
               toggle("shield", "참호 방패 (−1)"),
               toggle("bloodbath", "유혈낭자 (D6 하나 더 남김)", default_bloodbath),
               number("weapon_mod", "무기의 부상 보정치 (무기 카드)", -2, 2, 0)],
@@ -305,7 +318,6 @@ _ATTACK_AXIS = {k: label.split(" (")[0].split(":")[0] for k, label in _ATTACK_LA
 def attack_widget(uid: str = "tc-attack") -> LiveWidget:
     """One attack from the success roll to the injury chart: a critical success adds +1 DICE to
     the injury roll."""
-    armour_choices = {v: label for label, v in tc.ARMOUR.items()}
 
     def compute(dice, armour, target_down, hit_mod, injury_dice, injury_mod):
         roll = tc.success_odds(dice, hit_mod)
@@ -326,7 +338,7 @@ def attack_widget(uid: str = "tc-attack") -> LiveWidget:
         return Shown(text, bars)
     return LiveWidget(
         uid, [number("dice", "공격의 순 ±DICE", -2, 2, 0),
-              select("armour", "대상의 갑옷", armour_choices, 0),
+              select("armour", "대상의 갑옷", armour_choices(), 0),
               toggle("target_down", "대상이 이미 중상"),
               number("hit_mod", "무기의 명중 보정치 (무기 카드)", -1, 1, 0),
               number("injury_dice", "무기의 부상 ±DICE (무기 카드)", -1, 1, 0),

@@ -159,7 +159,7 @@ def _defence_choices() -> dict[str, str]:
         groups.setdefault(a.penalty, []).append(a.name)
     choices = {f"dodge:{names[0]}": f"회피 — {'·'.join(names)} ({uf.ARMOR[names[0]].penalty_label})"
                for names in groups.values()}
-    choices[f"dodge:{CUSTOM}"] = "회피 — 직접 입력한 방어구 (불이익을 아래에 입력)"
+    choices[f"dodge:{CUSTOM}"] = "회피 — 직접 입력 (불이익은 아래 칸)"
     choices["parry"] = "막기: 근접 무기 (방어구 불이익 없음)"
     choices["shield"] = "막기: 방패 (방패 기능)"
     choices["none"] = "방어할 수 없음 (총기·에너지 무기)"
@@ -508,6 +508,7 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
         check = uf.check_odds(attack, hard=attack_hard, settings=settings)
         odds = uf.opposed_odds(attack, defense, attack_hard=attack_hard, settings=settings)
         text = (fmt.total_first(f"공격 {attack} 대 방어 {defense}의 {HIT_TOTAL}", uf.hit_chance(odds))
+               
                 + settings_table(settings, "고른 판정 설정 — (가정)은 원문에 없는 시스템 규칙")._repr_html_()
                 + fmt.odds_table(_check_rows(check), f"공격 기능 {attack}의 판정 한 번 (목표치 {target})")
                 + fmt.odds_table([(HIT_SHORT[k], p) for k, p in odds.items()],

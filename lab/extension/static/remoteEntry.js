@@ -291,9 +291,57 @@
     }).observe(document.body, { attributes: true, attributeFilter: ['class'], subtree: true });
   }
 
+  /* Number boxes. A widget's number box (ipywidgets Text with the class rulebook-number, from
+     widgets/views/jupyter.py) selects its value when it is tapped, clicked or focused, and on a
+     tap after the reader finished a value there (Enter), so a reader types over it, as on the
+     site (widgets/js/live.js). The click that focused it would put the caret where it landed:
+     its mouseup is cancelled and the click selects again. */
+  let freshBox = null;
+  let finishedBox = null;
+
+  function numberBox(target) {
+    return target && target.tagName === 'INPUT' && target.closest && target.closest('.rulebook-number')
+      ? target : null;
+  }
+
+  function onBoxFocus(event) {
+    const box = numberBox(event.target);
+    freshBox = box;
+    finishedBox = null;
+    if (box) {
+      box.select();
+      setTimeout(() => { if (freshBox === box && document.activeElement === box) box.select(); }, 0);
+    }
+  }
+
+  function onBoxPointerDown(event) {
+    if (finishedBox && event.target === finishedBox && document.activeElement === finishedBox) {
+      freshBox = finishedBox;
+    }
+    finishedBox = null;
+  }
+
+  function onBoxMouseUp(event) {
+    if (freshBox && event.target === freshBox) {
+      event.preventDefault();
+    }
+  }
+
+  function onBoxClick(event) {
+    if (freshBox && event.target === freshBox && document.activeElement === freshBox) {
+      freshBox.select();
+    }
+    freshBox = null;
+  }
+
+  function onBoxKey(event) {
+    freshBox = null;
+    finishedBox = event.key === 'Enter' ? numberBox(event.target) : null;
+  }
+
   const plugin = {
     id: `${NAME}:glossary-terms`,
-    description: 'A glossary term in a chapter opens its entry in the glossary; quick references are named by their titles.',
+    description: 'A glossary term in a chapter opens its entry in the glossary; quick references are named by their titles; a number box selects its value when tapped.',
     autoStart: true,
     activate: app => {
       quietResolvedTerms();
@@ -308,6 +356,11 @@
         shell.currentChanged.connect(() => nameTabs(app));
       }
       app.restored.then(() => nameTabs(app));
+      document.addEventListener('focusin', onBoxFocus, true);
+      document.addEventListener('pointerdown', onBoxPointerDown, true);
+      document.addEventListener('mouseup', onBoxMouseUp, true);
+      document.addEventListener('click', onBoxClick, true);
+      document.addEventListener('keydown', onBoxKey, true);
     }
   };
 

@@ -76,12 +76,22 @@
     return terms.filter((t) => t.k.startsWith(key)).map((t) => t.k);
   }
 
-  /** Pagefind's excerpt (text with <mark>) as DOM nodes, keeping nothing else of its markup. */
-  function excerptNodes(excerpt) {
+  /** Pagefind's excerpt (text with <mark>) as DOM nodes, keeping nothing else of its markup.
+   *  A mark stays only where the marked word holds a word of the query (``marks``): Pagefind
+   *  also marks words it matched by a piece of them (a Korean particle, 도 of 충격(쉘쇼크)도),
+   *  which would show the reader fragments instead of the word they asked for. */
+  function excerptNodes(excerpt, marks) {
     const doc = new DOMParser().parseFromString(`<body>${excerpt}</body>`, "text/html");
+    const wanted = (marks || []).map((w) => w.normalize("NFKC").toLowerCase()).filter(Boolean);
+    const matches = (text) => {
+      const t = text.normalize("NFKC").toLowerCase();
+      return wanted.some((w) => t.includes(w));
+    };
     const out = [];
     for (const node of doc.body.childNodes) {
-      if (node.nodeName === "MARK") {
+      if (node.nodeName === "MARK" && marks !== undefined && !matches(node.textContent)) {
+        out.push(document.createTextNode(node.textContent));
+      } else if (node.nodeName === "MARK") {
         const m = document.createElement("mark");
         m.textContent = node.textContent;
         out.push(m);
@@ -173,7 +183,7 @@
     if (lines.length) {                  // a name the query names: what this section's table has for it
       lines.forEach(([, text], i) => p.append(...(i ? [document.createTextNode(" ")] : []), ...markedLine(text, marks)));
     } else {
-      p.append(...withoutTitle(excerptNodes(data.excerpt || ""), m.title || ""));
+      p.append(...withoutTitle(excerptNodes(data.excerpt || "", marks), m.title || ""));
     }
     if (m.rule) {
       const rule = li.appendChild(document.createElement("p"));
@@ -373,7 +383,7 @@
     results.show(query, true);
   }
 
-  window.BookSearch = {stripParticle, termKey, words, namedTerms, withoutTitle, attachBox, stats};
+  window.BookSearch = {stripParticle, termKey, words, namedTerms, withoutTitle, excerptNodes, attachBox, stats};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
