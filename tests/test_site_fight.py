@@ -30,7 +30,7 @@ def lead_text(widget, values: dict) -> list[str]:
     key, by = LEAD[widget.uid]
     p = odds.chance(key, by=None if by is None else min(by, odds.steps))
     rows = [fmt.prob(odds.chance(k, by=step)) for step in views.shown_steps(odds) for k in odds.keys]
-    return [views.about(p), views.exact_text(p), *rows]
+    return [views.rounded_percent(p), views.exact_text(p), *rows]
 
 
 def answer_text(page, uid: str) -> str:

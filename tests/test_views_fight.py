@@ -62,7 +62,7 @@ def check_answer(widget, values: dict) -> None:
     by = None if by is None else min(by, odds.steps)
     lead = odds.chance(key, by=by)
     first = re.search(r'<p class="answer-total">(.*?)</p>', text).group(1)
-    assert views.about(lead) in first and html.escape(views.exact_text(lead)) in first, first
+    assert views.rounded_percent(lead) in first and html.escape(views.exact_text(lead)) in first, first
     rows = table_rows(text)
     layout = {"uf-duel": views.DUEL, "pf-down": views.DOWN, "tc-out": views.OUT,
               "hm-hunt": views.HUNT}[widget.uid]

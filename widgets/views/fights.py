@@ -27,7 +27,7 @@ from .. import underface as uf
 from ..errors import RuleInputError
 from . import format as fmt
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
-from .table import Cell, Table
+from .table import Cell, Table, rounded_percent
 from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
 
@@ -77,23 +77,6 @@ class FightLayout:
         return next(label for k, label, _ in self.results if k == key)
 
 
-def about(p: Fraction) -> str:
-    """The GM's number as a reader says it: 「약 62%」 (the exact fraction goes beside it).
-
-    >>> about(Fraction(5, 8)), about(Fraction(1, 1000)), about(Fraction(999, 1000)), about(Fraction(1))
-    ('약 63%', '1% 미만', '99% 초과', '100%')
-    """
-    p = Fraction(p)
-    if p in (0, 1):
-        return fmt.percent(p)
-    whole = fmt.percent(p, 0)
-    if whole.startswith("<"):
-        return "1% 미만"
-    if whole.startswith(">"):
-        return "99% 초과"
-    return f"약 {whole.replace('.', '')}"
-
-
 def lead(label: str, p: Fraction) -> str:
     """The answer's first line: the GM's number, 「약 N%」, then the exact value
     (:func:`exact_text`: the fraction while it is short).
@@ -101,7 +84,7 @@ def lead(label: str, p: Fraction) -> str:
     >>> lead("A가 이길 확률", Fraction(5, 8))
     '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> — <span class="exact">5/8 (62.50%)</span></p>'
     """
-    return (f'<p class="answer-total"><b>{_E(label)}: {_E(about(p))}</b> — '
+    return (f'<p class="answer-total"><b>{_E(label)}: {_E(rounded_percent(p))}</b> — '
             f'<span class="exact">{_E(exact_text(p))}</span></p>')
 
 
@@ -191,7 +174,7 @@ def lead_within(odds, key: str, steps: int, label: str) -> str:
 
     >>> from widgets.fight import FightOdds
     >>> lead_within(FightOdds(("down",), [{"down": Fraction(1, 2)}], Fraction(1, 2)), "down", 3, "{by}턴 안에")
-    '<p class="answer-total"><b>1턴 안에: 약 50%</b> — <span class="exact">1/2 (50.00%)</span></p>'
+    '<p class="answer-total"><b>1턴 안에: 50%</b> — <span class="exact">1/2 (50.00%)</span></p>'
     """
     by = min(steps, odds.steps)
     return lead(label.format(by=by), odds.chance(key, by=by))

@@ -8,19 +8,18 @@ nbval recomputes every number a reader is told. On the site and in Jupyter the a
 from __future__ import annotations
 
 import html
-import math
 from fractions import Fraction
 
-from .table import fraction
+from .table import fraction, one_in, rounded_percent
 
 
 def chance(p: object) -> str:
     """A probability as a player says it first, the exact fraction beside it.
 
     >>> chance(Fraction(1381, 7776)), chance(Fraction(1, 2)), chance(Fraction(7, 12))
-    ('약 18% (1381/7776)', '50% (1/2)', '약 58% (7/12)')
+    ('약 18%, 6번 중 1번꼴 (1381/7776)', '50% (1/2)', '약 58% (7/12)')
     >>> chance(Fraction(1, 1000)), chance(Fraction(999, 1000)), chance(0), chance(1)
-    ('1% 미만 (1/1000)', '99% 넘게 (999/1000)', '0% (0)', '100% (1)')
+    ('1% 미만, 1,000번 중 1번꼴 (1/1000)', '99% 넘게 (999/1000)', '0% (0)', '100% (1)')
 
     A one-in-N chance also says how often, as a player counts it:
 
@@ -30,17 +29,8 @@ def chance(p: object) -> str:
     p = Fraction(p)
     if not 0 <= p <= 1:
         raise ValueError(f"not a probability: {p}")
-    exact = fraction(p)
-    percent = p * 100
-    rounded = math.floor(percent + Fraction(1, 2))
-    if percent.denominator == 1:
-        return f"{percent.numerator}% ({exact})"
-    if rounded == 0:
-        return f"1% 미만 ({exact})"
-    if rounded == 100:
-        return f"99% 넘게 ({exact})"
-    often = f", {p.denominator}번 중 1번꼴" if p.numerator == 1 and 2 < p.denominator <= 100 else ""
-    return f"약 {rounded}%{often} ({exact})"
+    often = one_in(p)
+    return f"{rounded_percent(p)}{', ' + often if often else ''} ({fraction(p)})"
 
 
 class Answer:
