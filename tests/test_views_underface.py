@@ -15,7 +15,7 @@ from widgets.damage import DB_OPTIONS, parse_damage
 from widgets.ranges import RangeBands
 from widgets.views import format as fmt
 from widgets.views import underface as views
-from widgets.views import worked
+from widgets.views import fights, worked
 from widget_checks import check_static_table, jupyter_boxes, table_rows
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "book" / "underface.ipynb"
@@ -299,9 +299,10 @@ def test_notebook_shows_every_widget_once():
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             uids += re.findall(r'data-live="([^"]+)"', out.get("data", {}).get("text/html", ""))
-    # the chapter's widgets, and its worked round at the end (widgets.views.worked)
+    # the chapter's widgets, its duel (widgets.views.fights) and its worked round at the end
+    # (widgets.views.worked)
     assert sorted(uids) == sorted([make().uid for make in views.ALL_WIDGETS]
-                                  + [worked.uf_round_widget().uid])
+                                  + [fights.duel_widget().uid, worked.uf_round_widget().uid])
     # every ## section holds at least one live widget
     section, seen = None, {}
     for cell in nb.cells:
