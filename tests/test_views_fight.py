@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import pytest
 
+from widgets.views.format import josa
+
 from widgets import hunters_moon as hm
 from widgets import pf2e
 from widgets import trench_crusade as tc
@@ -170,9 +172,11 @@ def test_worked_fights_take_their_numbers_from_the_library(walk, uid):
     layout = {"uf-duel": views.DUEL, "pf-down": views.DOWN, "tc-out": views.OUT,
               "hm-hunt": views.HUNT}[uid]
     for k in range(1, min(odds.steps, 5) + 1):
-        assert f"{layout.rest} {views.exact_text(1 - odds.ended(by=k))}" in text
+        assert f"{layout.rest}: {views.walk_value(1 - odds.ended(by=k))}" in text
         for key, label, _ in layout.results:
-            assert f"{label} {views.exact_text(odds.ends[k - 1][key])}" in text
+            assert (f"{josa(label, '은/는')} 그 {layout.step}에 "
+                    f"{views.walk_value(odds.ends[k - 1][key])}") in text
+            assert f"여기까지 {views.walk_value(odds.cumulative(key)[k - 1])}" in text
 
 
 @pytest.mark.parametrize("make", WIDGETS)

@@ -26,6 +26,7 @@ from .. import trench_crusade as tc
 from .. import underface as uf
 from ..errors import RuleInputError
 from . import format as fmt
+from .format import josa
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
 from .table import Cell, Table, rounded_percent
 from .underface import _armor_choices, _db_choices
@@ -207,23 +208,40 @@ def exact_text(p: Fraction) -> str:
     return f"{fmt.percent(p)} (정확한 분수의 분모는 {len(str(p.denominator))}자리)"
 
 
+def walk_value(p: Fraction) -> str:
+    """A chance as a worked fight writes it: 「약 N%」 first, the exact fraction beside it while
+    it is short (:data:`ROW_FRACTION_CHARS`), else how many digits its denominator has.
+
+    >>> walk_value(Fraction(1, 4)), walk_value(Fraction(0)), walk_value(Fraction(1, 3 * 10 ** 60))
+    ('25% (1/4)', '0%', '1% 미만 (정확한 분수의 분모는 61자리)')
+    """
+    p = Fraction(p)
+    if p in (0, 1):
+        return rounded_percent(p)
+    exact = fmt.fraction(p)
+    if len(exact) > ROW_FRACTION_CHARS:
+        exact = f"정확한 분수의 분모는 {len(str(p.denominator))}자리"
+    return f"{rounded_percent(p)} ({exact})"
+
+
 def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]]:
     """One fight step by step (the worked examples): what ended at each step and where the fight
     stands after it, exact, from the library's ``FightOdds``; then where it stands when the
     listing stops."""
     out = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
+
     for k in range(1, min(odds.steps, most) + 1):
-        now = ", ".join(f"{label} {exact_text(odds.ends[k - 1][key])}" for key, label, _ in layout.results)
-        total = ", ".join(f"{label} {exact_text(cums[key][k - 1])}" for key, label, _ in layout.results)
-        out.append((f"{layout.step_name(k)}:",
-                    f"이 {layout.step}에 끝날 확률은 {now}. 여기까지 누적하면 {total}, "
-                    f"{layout.rest} {exact_text(1 - odds.ended(by=k))}."))
+        lines = []
+        for key, label, _ in layout.results:
+            lines += [f"{josa(label, '은/는')} 그 {layout.step}에 {walk_value(odds.ends[k - 1][key])}.",
+                      f"여기까지 {walk_value(cums[key][k - 1])}."]
+        lines += [f"{layout.rest}: {walk_value(1 - odds.ended(by=k))}."]
+        out.append((f"{layout.step_name(k)}:", " ".join(lines)))
     if odds.steps > most:
-        total = ", ".join(f"{label} {exact_text(odds.chance(key))}" for key, label, _ in layout.results)
-        out.append((f"{layout.step_name(odds.steps)}까지:",
-                    f"계산을 멈춘 {layout.step_name(odds.steps)}까지 누적하면 {total}, "
-                    f"{layout.rest} {exact_text(odds.rest)}."))
+        lines = [f"{label}: {walk_value(odds.chance(key))}." for key, label, _ in layout.results]
+        lines += [f"{layout.rest}: {walk_value(odds.rest)}."]
+        out.append((f"계산을 멈춘 {layout.step_name(odds.steps)}까지:", " ".join(lines)))
     return out
 
 
