@@ -1,0 +1,369 @@
+"""A whole turn, live: one turn or round walked through step by step, with dice the reader can change.
+
+A walkthrough is a list of :class:`Step` s. Each step names the rule it applies (a link to its
+section of the chapter), the exact odds at that moment (the library's, read as a player says
+them: 「약 N%」 first, the fraction beside it) and the dice it rolled. A game's turn is a plain
+function of a :class:`Dice`: it asks for each roll in order, and what it asks next depends on
+what came before (a charge that falls short has no melee attack after it), so changing any
+step's dice re-resolves the rest.
+
+Where the dice come from: the reader's typed text (one group per roll, groups split by ``/``,
+a group left empty or ``-`` is rolled), else 「다시 굴리기」 — a seed: 0 gives the book's own
+example dice, any other number ``random.Random`` dice (each roll its own stream, so changing one
+roll's dice never changes another's). All of it is a pure ``compute`` (:func:`turn_widget`),
+so the site's page table, its engine and Jupyter answer alike.
+"""
+from __future__ import annotations
+
+import html
+import random
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Sequence
+
+from .. import trench_crusade as tc
+from ..errors import RuleInputError, require_int
+from .format import signed
+from .live import MAX_TEXT_INPUT, LiveWidget, Shown, normalise_typed, number, text, widget_factory
+from .practice import chance
+
+_E = html.escape
+#: Largest seed the 「다시 굴리기」 box takes (the slider offers the first few).
+MAX_SEED = 999_999
+#: Seeds whose answers ship in the page (the rest come from the engine).
+PAGE_SEEDS = 12
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One roll of a turn, in order: its Korean name (「가의 돌격」) and the book's example faces
+    (what seed 0 rolls; a roll needing more dice takes the rest from the seeded stream)."""
+
+    name: str
+    example: tuple[int, ...]
+
+
+class Dice:
+    """The dice of one turn: typed groups first, else the seed's (0: the book's example).
+
+    >>> d = Dice("4 / ６ 6", 0, [Slot("돌격", (2,)), Slot("명중", (1, 1)), Slot("부상", (5, 4))])
+    >>> d.roll(0, 1), d.roll(1, 2), d.roll(2, 2)
+    ((4,), (6, 6), (5, 4))
+    >>> d.source(0), d.source(2)
+    ('직접 넣음', '예시 주사위')
+    >>> try:
+    ...     Dice("7", 0, [Slot("돌격", (2,))]).roll(0, 1)
+    ... except RuleInputError as err:
+    ...     print(err.korean)
+    1번째 칸(돌격)의 주사위 눈은 1부터 6까지의 정수여야 합니다 (입력값: 7).
+    """
+
+    def __init__(self, typed: str, seed: int, slots: Sequence[Slot]):
+        self.slots = list(slots)
+        self.seed = require_int(seed, "seed", "다시 굴리기 번호", 0, MAX_SEED)
+        if not isinstance(typed, str):
+            raise RuleInputError("typed dice must be text", "주사위는 글자로 넣어 주세요.")
+        if len(typed) > MAX_TEXT_INPUT:
+            raise RuleInputError(f"typed dice: at most {MAX_TEXT_INPUT} characters",
+                                 f"주사위: {MAX_TEXT_INPUT}자까지만 넣을 수 있습니다 (입력: {len(typed)}자).")
+        groups = normalise_typed(typed).split("/") if typed.strip() else []
+        if len(groups) > len(self.slots):
+            raise RuleInputError(
+                f"typed dice: {len(groups)} groups for {len(self.slots)} rolls",
+                f"주사위 칸이 {len(groups)}개입니다. 이 차례의 굴림은 {len(self.slots)}번이라 "
+                f"칸도 {len(self.slots)}개까지입니다 (칸은 /로 나눕니다).")
+        self.typed: list[list[str] | None] = []
+        for i, group in enumerate(groups):
+            words = [w for w in re.split(r"[\s,]+", group.strip()) if w]
+            self.typed.append(None if words in ([], ["-"]) else words)
+        self.typed += [None] * (len(self.slots) - len(self.typed))
+        self.used: list[tuple[int, ...] | None] = [None] * len(self.slots)
+
+    def _where(self, i: int) -> str:
+        return f"{i + 1}번째 칸({self.slots[i].name})"
+
+    def roll(self, i: int, count: int, sides: int = 6) -> tuple[int, ...]:
+        """Slot ``i``'s ``count`` faces of a d``sides``: typed ones (checked: how many, which
+        faces), else the seed's."""
+        words = self.typed[i]
+        if words is not None:
+            if len(words) != count:
+                raise RuleInputError(
+                    f"slot {i + 1} ({self.slots[i].name}): {count} dice, got {len(words)}",
+                    f"{self._where(i)}: 이 굴림은 주사위 {count}개를 굴립니다 (입력: {len(words)}개).")
+            faces = []
+            for w in words:
+                if not re.fullmatch(r"[+-]?\d{1,6}", w):
+                    raise RuleInputError(
+                        f"slot {i + 1} ({self.slots[i].name}): not a face: {w!r}",
+                        f"{self._where(i)}: 주사위 눈은 숫자로 적어 주세요 (입력값: {w[:20]!r}).")
+                faces.append(require_int(int(w), "face", f"{self._where(i)}의 주사위 눈", 1, sides))
+            got = tuple(faces)
+        else:
+            stream = random.Random(self.seed * 64 + i)
+            example = self.slots[i].example if self.seed == 0 else ()
+            got = tuple(example[:count]) + tuple(stream.randint(1, sides)
+                                                 for _ in range(max(0, count - len(example))))
+        self.used[i] = got
+        return got
+
+    def source(self, i: int) -> str:
+        """Where slot ``i``'s dice came from, in Korean."""
+        if self.typed[i] is not None:
+            return "직접 넣음"
+        return "예시 주사위" if self.seed == 0 else f"다시 굴리기 {self.seed}번"
+
+    def replay_text(self) -> str:
+        """The typed text that rolls this very turn again (skipped rolls as ``-``)."""
+        return " / ".join(" ".join(map(str, f)) if f else "-" for f in self.used)
+
+
+@dataclass
+class Step:
+    """One step of a walkthrough: who acts and what (``head``), the rule it applies (``rule``:
+    its Korean name and the anchor of its section), what happens (``text``), the exact odds at
+    that moment (``odds``: Korean label → probability), the dice rolled (``slot``: which roll of
+    the :class:`Dice`) and its result; a step that does not happen says why (``skipped``)."""
+
+    head: str
+    rule: tuple[str, str]
+    text: str = ""
+    odds: list[tuple[str, Fraction]] = field(default_factory=list)
+    slot: int | None = None
+    result: str = ""
+    skipped: str = ""
+
+
+@dataclass
+class Turn:
+    """A walked-through turn: its title, its steps, the dice used and its numbers for the tests.
+
+    >>> t = Turn("예", [Step("가의 돌격", ("돌격", "tcs-move"), "돌격합니다.",
+    ...                       [("닿음", Fraction(2, 3))], 0, "닿습니다.")],
+    ...          Dice("", 0, [Slot("돌격", (4,))]))
+    >>> t.dice.roll(0, 1)
+    (4,)
+    >>> "약 67% (2/3)" in t.html() and 'href="#tcs-move"' in t.html()
+    True
+    """
+
+    title: str
+    steps: list[Step]
+    dice: Dice
+    numbers: dict[str, object] = field(default_factory=dict)
+
+    def html(self) -> str:
+        items = []
+        for n, s in enumerate(self.steps, 1):
+            rule = f'<a class="turn-rule" href="#{_E(s.rule[1])}">{_E(s.rule[0])}</a>'
+            head = f'<b>{n}. {_E(s.head)}</b> <span class="turn-rule-name">규칙: {rule}</span>'
+            if s.skipped:
+                items.append(f'<li class="turn-step turn-skipped">{head}<br>'
+                             f'<i>일어나지 않음: {_E(s.skipped)}</i></li>')
+                continue
+            parts = [head]
+            if s.text:
+                parts.append(_E(s.text))
+            if s.odds:
+                parts.append("지금의 확률: " + ", ".join(
+                    f"{_E(label)} <b>{_E(chance(p))}</b>" for label, p in s.odds))
+            if s.slot is not None:
+                faces = self.dice.used[s.slot] or ()
+                parts.append(f'<span class="turn-dice">주사위 {s.slot + 1}번 칸: '
+                             f'<b>{_E(" ".join(map(str, faces)))}</b> ({_E(self.dice.source(s.slot))})</span>')
+            if s.result:
+                parts.append(f"→ {_E(s.result)}")
+            items.append(f'<li class="turn-step">{"<br>".join(parts)}</li>')
+        names = " / ".join(s.name for s in self.dice.slots)
+        return (f'<p class="turn-title"><b>{_E(self.title)}</b></p>'
+                f'<p class="turn-slots">주사위 칸의 차례: {_E(names)}<br>이 차례를 다시 만드는 주사위: '
+                f'<code>{_E(self.dice.replay_text())}</code></p>'
+                f'<ol class="turn-steps" style="list-style:none;padding-left:0">{"".join(items)}</ol>')
+
+    def text(self) -> str:
+        lines = [self.title]
+        for n, s in enumerate(self.steps, 1):
+            body = s.skipped and f"일어나지 않음: {s.skipped}" or " ".join(
+                x for x in (s.text, s.result) if x)
+            lines.append(f"{n}. {s.head} [{s.rule[0]}] {body}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def turn_widget(uid: str, play: Callable[[Dice], Turn], slots: Sequence[Slot], title: str,
+                examples: Sequence[str] = ()) -> LiveWidget:
+    """The live widget of a walkthrough: a text box for typed dice (``examples`` ship in the
+    page) and 「다시 굴리기」 (a seed; 0 is the book's example), one pure compute."""
+    help_ = ("굴린 주사위 (칸은 /로 나눔, 빈 칸은 「다시 굴리기」로 굴림): "
+             + " / ".join(s.name for s in slots))
+
+    def compute(dice: str = "", seed: int = 0) -> Shown:
+        return Shown(play(Dice(dice, seed, slots)).html())
+
+    return LiveWidget(uid, [text("dice", help_, "", examples),
+                            number("seed", "다시 굴리기 (0은 예시 주사위)", 0, PAGE_SEEDS - 1, 0)],
+                      compute, title=title, plot=False)
+
+
+# --- Trench Crusade: alternating activations, a charge, a melee exchange -------------------
+
+TC_MODELS = {"A": 2, "B": 3}
+TC_MOVEMENT = 6
+TC_CHARGE_DISTANCE = 10
+TC_ARMOUR = "표준 갑옷"
+#: Blood markers 비토 carries from an earlier turn, and how many the opponent spends at a time.
+TC_BLOOD_START = 2
+TC_BLOOD_SPENT = 1
+TC_SLOTS = (Slot("루카의 돌격", (4,)), Slot("루카의 명중", (6, 6)), Slot("비토의 부상", (5, 4, 2, 1)),
+            Slot("비토의 반격", (6, 5, 4, 3)), Slot("루카의 부상", (3, 2)))
+TC_EXAMPLES = ("1", "- / 2 3", "- / 5 6", "- / - / 6 6 5 4", "- / - / 1 1 2 1")
+
+
+def _tc_odds(odds: dict, chart) -> list[tuple[str, Fraction]]:
+    return [(label.split(":")[0], odds[key]) for key, label, _, _ in chart]
+
+
+def tc_turn(dice: Dice) -> Turn:
+    """One Trench Crusade turn: who goes first, 루카's charge and melee attack on 비토 (blood markers
+    spent on the injury roll), 비토's reply while Down, then the rest of the activations.
+
+    >>> t = tc_turn(Dice("", 0, TC_SLOTS))
+    >>> t.numbers["order"], t.numbers["reached"], t.numbers["hit"], t.numbers["injury"]
+    ('ABABB', True, 'critical', (8, 'down'))
+    >>> t.numbers["reply"], t.numbers["blood"]
+    ('success', {'비토': 1, '루카': 1})
+    >>> tc_turn(Dice("1", 0, TC_SLOTS)).numbers["hit"] is None   # the charge falls short
+    True
+    """
+    armour = tc.ARMOUR[TC_ARMOUR]
+    first = "A" if tc.first_player(TC_MODELS["A"], TC_MODELS["B"])["A"] == 1 else "B"
+    order = "".join(tc.activation_order(TC_MODELS["A"], TC_MODELS["B"], first))
+    blood = {"비토": TC_BLOOD_START, "루카": 0}
+    numbers: dict[str, object] = {"order": order, "reached": False, "hit": None, "injury": None,
+                                  "reply": None, "reply_injury": None, "blood": blood}
+    steps = [Step("차례의 시작", ("차례와 활성화", "tcs-turn"),
+                  f"A는 미니어처 {TC_MODELS['A']}개(루카, 세라), B는 {TC_MODELS['B']}개(비토, 도노, 마르코)입니다. "
+                  f"미니어처가 적은 {first}가 먼저 하고, 이번 차례의 활성화 순서는 {' '.join(order)}입니다. "
+                  f"비토는 지난 차례에 다쳐 유혈 표식 {TC_BLOOD_START}개가 있고, 루카와 비토는 {TC_ARMOUR}"
+                  f"(부상 굴림 −{armour})을 입었습니다.")]
+
+    # A's first activation: 루카 charges 비토
+    need = tc.charge_roll_needed(TC_MOVEMENT, TC_CHARGE_DISTANCE)
+    reach = tc.charge_odds(TC_MOVEMENT, TC_CHARGE_DISTANCE)
+    face = dice.roll(0, 1)[0]
+    reached = tc.charge_reaches(TC_MOVEMENT, TC_CHARGE_DISTANCE, face)
+    numbers["reached"] = reached
+    steps.append(Step(
+        "A의 활성화 1: 루카의 돌격", ("돌격", "tcs-move"),
+        f'루카(이동력 {TC_MOVEMENT}")가 {TC_CHARGE_DISTANCE}" 떨어진 비토에게 돌격합니다. 이동력에 D6"를 더해 '
+        f'비토의 1" 안에 들어야 하므로 D6이 {need} 이상이어야 합니다.',
+        [("닿음", reach), ("못 닿음", 1 - reach)], 0,
+        f'{TC_MOVEMENT}" + {face}"로 비토의 1" 안에 들어가 근접전이 됩니다.' if reached else
+        f'{TC_MOVEMENT}" + {face}"로는 비토의 1" 안에 들지 못합니다. 근접전이 되지 않습니다.'))
+
+    # 루카's melee attack: success roll, then 비토's injury roll
+    hit_step = Step("루카의 근접 공격: 성공 굴림", ("공격", "tcs-attack"))
+    injury_step = Step("비토의 부상 굴림", ("부상 굴림", "tcs-injury"))
+    nah_state = "ok"
+    if not reached:
+        hit_step.skipped = "돌격이 닿지 않아 근접전이 아니므로 근접 공격을 할 수 없습니다."
+        injury_step.skipped = "근접 공격이 없었습니다."
+    else:
+        odds = tc.success_odds(0)
+        rolls = dice.roll(1, tc.roll_size(0)[0])
+        hit = tc.success_result(list(rolls), 0)
+        numbers["hit"] = hit
+        hit_step.text = "±DICE 없이 2D6을 굴립니다. 7 이상이면 맞히고, 12면 대성공입니다."
+        hit_step.odds, hit_step.slot = _tc_odds(odds, tc.SUCCESS_CHART), 1
+        label = dict((k, l) for k, l, _, _ in tc.SUCCESS_CHART)[hit]
+        hit_step.result = (f"합계 {sum(rolls)}, {label}입니다."
+                           + (" 맞혔고, 대성공이라 부상 굴림에 +1 DICE가 붙습니다." if hit == "critical" else
+                              " 맞혔습니다." if hit == "success" else " 빗나갔습니다."))
+        if hit == "failure":
+            injury_step.skipped = "루카의 공격이 빗나갔습니다."
+        else:
+            spent = min(TC_BLOOD_SPENT, blood["비토"])
+            net = (tc.DICE_SOURCES["critical"][2] * (hit == "critical")
+                   + tc.DICE_SOURCES["blood_injury"][2] * spent)
+            thrown, kept = tc.roll_size(net)
+            blood["비토"] -= spent
+            rolls = dice.roll(2, thrown)
+            total, result = tc.injury_result(list(rolls), net, armour)
+            numbers["injury"] = (total, result)
+            blood["비토"] = tc.markers_after_injury(blood["비토"], result)
+            nah_state = {"down": "down", "out_of_action": "out"}.get(result, "ok")
+            label = dict((k, l) for k, l, _, _ in tc.INJURY_CHART)[result]
+            injury_step.text = (f"A는 비토의 유혈 표식 {spent}개를 써서 +{spent} DICE를 얻습니다(쓴 표식은 없어집니다)."
+                                + (" 대성공의 +1 DICE와 합쳐" if hit == "critical" else "")
+                                + f" 순 {signed(net)} DICE: {thrown}D6 가운데 높은 눈 {kept}개를 더하고 "
+                                  f"{TC_ARMOUR} {armour}을 뺍니다.")
+            injury_step.odds = _tc_odds(tc.injury_odds(net, armour), tc.INJURY_CHART)
+            injury_step.slot = 2
+            injury_step.result = (f"합계 {total}, {label.split(':')[0]}입니다. "
+                                  + {"down": f"비토는 중상(Down)이 되어 스스로 움직일 수 없고, 유혈 표식은 {blood['비토']}개입니다.",
+                                     "out": "비토는 전투 불능이 되어 전장에서 치웁니다.",
+                                     "ok": f"비토의 유혈 표식은 {blood['비토']}개입니다."}[nah_state])
+    steps += [hit_step, injury_step]
+
+    # B's first activation: 비토 hits back while in melee
+    reply_step = Step("B의 활성화 1: 비토의 반격", ("유혈 표식", "tcs-markers"))
+    back_step = Step("루카의 부상 굴림", ("부상 굴림", "tcs-injury"))
+    if not reached:
+        reply_step.skipped = "근접전이 아니어서 이 예의 반격은 없습니다. 비토는 다른 행동을 합니다."
+        back_step.skipped = "반격이 없었습니다."
+    elif nah_state == "out":
+        reply_step.skipped = "비토는 전투 불능이라 전장에 없습니다. B는 도노를 활성화합니다."
+        back_step.skipped = "반격이 없었습니다."
+    else:
+        down = nah_state == "down"
+        spent = min(TC_BLOOD_SPENT, blood["비토"])
+        net = tc.markers_to_dice(tc.DICE_SOURCES["own_down"][2] * down, spent, 0, blood["비토"])
+        blood["비토"] -= spent
+        thrown, _ = tc.roll_size(net)
+        rolls = dice.roll(3, thrown)
+        reply = tc.success_result(list(rolls), net)
+        numbers["reply"] = reply
+        side = "낮은" if net < 0 else "높은"
+        reply_step.text = ((f"비토는 중상이라 자기 행동에 {signed(tc.DICE_SOURCES['own_down'][2])} DICE(보충)를 받고, " if down
+                            else "")
+                           + (f"A가 비토의 유혈 표식 {spent}개를 써서 −{spent} DICE를 붙입니다. " if spent else "")
+                           + f"순 {signed(net)} DICE로 근접 공격의 성공 굴림을 합니다"
+                           + (f": {thrown}D6 가운데 {side} 눈 2개를 더합니다." if net else "."))
+        reply_step.odds, reply_step.slot = _tc_odds(tc.success_odds(net), tc.SUCCESS_CHART), 3
+        label = dict((k, l) for k, l, _, _ in tc.SUCCESS_CHART)[reply]
+        reply_step.result = f"남긴 두 눈의 합 {tc.kept_total(list(rolls), net)}, {label}입니다." + (
+            " 빗나갔습니다." if reply == "failure" else " 맞혔습니다.")
+        if reply == "failure":
+            back_step.skipped = "비토의 반격이 빗나갔습니다."
+        else:
+            net2 = tc.DICE_SOURCES["critical"][2] * (reply == "critical")
+            thrown, kept = tc.roll_size(net2)
+            rolls = dice.roll(4, thrown)
+            total, result = tc.injury_result(list(rolls), net2, armour)
+            numbers["reply_injury"] = (total, result)
+            blood["루카"] = tc.markers_after_injury(blood["루카"], result)
+            label = dict((k, l) for k, l, _, _ in tc.INJURY_CHART)[result].split(":")[0]
+            back_step.text = ((f"대성공이라 +1 DICE: {thrown}D6 가운데 높은 눈 {kept}개를 더하고 " if net2
+                               else "2D6을 더하고 ") + f"{TC_ARMOUR} {armour}을 뺍니다.")
+            back_step.odds = _tc_odds(tc.injury_odds(net2, armour), tc.INJURY_CHART)
+            back_step.slot = 4
+            back_step.result = f"합계 {total}, {label}입니다." + (
+                " 루카는 전투 불능이 되어 전장에서 치웁니다." if result == "out_of_action"
+                else f" 루카의 유혈 표식은 {blood['루카']}개입니다.")
+    steps += [reply_step, back_step]
+    steps.append(Step("나머지 활성화", ("차례와 활성화", "tcs-turn"),
+                      f"남은 순서대로 A의 세라, B의 도노와 마르코가 활성화하면 차례가 끝납니다. 남은 유혈 표식"
+                      f"(비토 {blood['비토']}개, 루카 {blood['루카']}개)은 다음 차례에도 상대가 씁니다."))
+    return Turn("트렌치 크루세이드의 한 차례", steps, dice, numbers)
+
+
+@widget_factory
+def tc_turn_widget(uid: str = "tc-worked") -> LiveWidget:
+    """The Trench Crusade turn, live: type any roll's dice or roll again."""
+    return turn_widget(uid, tc_turn, TC_SLOTS, "한 차례 따라가기: 돌격, 근접 공격, 중상", TC_EXAMPLES)
