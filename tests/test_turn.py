@@ -168,3 +168,121 @@ def test_tc_widget_table_and_speed():
     for s in range(40):
         widget.answer({"dice": "", "seed": str(s)})
     assert (time.perf_counter() - start) / 40 < 0.05
+
+
+# --- the Pathfinder 2e turn ----------------------------------------------------------------------
+from widgets import pf2e  # noqa: E402
+
+PF_TEXTS = ["", "1", "19 / 8", "- / - / 1", "- / - / 2 / - / 20", "20 / 8", "20 / 1 / 20 / 8 / 20 / 6",
+            "2 / - / 3 / - / 4"]
+
+
+@pytest.mark.parametrize("n,agile", [(1, False), (2, True), (3, False)])
+def test_damage_of_every_roll_gives_strike_damage(n, agile):
+    for sides in (6, 8):
+        for critical in (False, True):
+            rolls = list(itertools.product(range(1, sides + 1), repeat=n))
+            counts = Counter(pf2e.damage_of_roll(list(r), sides, 4, critical) for r in rolls)
+            assert all(v == (sum(r) + 4) * (1 + critical) for r in rolls[:5]
+                       for v in [pf2e.damage_of_roll(list(r), sides, 4, critical)])
+            assert {k: Fraction(v, len(rolls)) for k, v in counts.items()} == \
+                pf2e.strike_damage(sides, n, 4, critical).probabilities()
+
+
+@pytest.mark.parametrize("text", PF_TEXTS)
+@pytest.mark.parametrize("seed", [0, 1, 3, 8])
+def test_pf_each_steps_odds_are_the_librarys(text, seed):
+    turn = t.pf_turn(t.Dice(text, seed, t.PF_SLOTS))
+    prof = pf2e.proficiency_bonus(t.PF_RANK, t.PF_LEVEL)
+    melee, thrown = t.PF_STRENGTH + prof, t.PF_DEXTERITY + prof       # independent of attack_bonus
+    hp, threw = t.PF_HP, False
+    strikes = [s for s in turn.steps if "타격" in s.head]
+    damages = [s for s in turn.steps if s.head.endswith("의 피해")]
+    for n, (strike, damage) in enumerate(zip(strikes, damages), start=1):
+        far = hp <= 0
+        assert ("오크 B" in strike.head) == far
+        bonus = (thrown - 2 if far else melee) - 5 * (n - 1)          # 45 ft in 30-ft increments: −2
+        assert [p for _, p in strike.odds] == list(pf2e.degree_odds(bonus, t.PF_AC).values())
+        face = turn.dice.used[2 * (n - 1)][0]
+        total = face + bonus
+        degree = 3 if total >= t.PF_AC + 10 else 2 if total >= t.PF_AC else 0 if total <= t.PF_AC - 10 else 1
+        degree = min(3, degree + 1) if face == 20 else max(0, degree - 1) if face == 1 else degree
+        assert turn.numbers["degrees"][n - 1] == pf2e.DEGREES[3 - degree]
+        if degree < 2:
+            assert damage.skipped
+        else:
+            roll = turn.dice.used[2 * n - 1][0]
+            dealt = (roll + t.PF_STRENGTH) * (2 if degree == 3 else 1)
+            assert turn.numbers["damage"][n - 1] == dealt
+            if not far:
+                dist = pf2e.strike_damage(8, 1, t.PF_STRENGTH, degree == 3)
+                assert dict(damage.odds)["A가 쓰러짐"] == dist.at_least(hp)
+                hp -= dealt
+        threw = threw or far
+    assert len(strikes) + sum(1 for s in turn.steps if "보행" in s.head) == 3
+
+
+def test_pf_default_has_map_range_penalty_and_a_critical_with_its_damage():
+    turn = t.pf_turn(t.Dice("", 0, t.PF_SLOTS))
+    html = turn.html()
+    assert "다중 공격 페널티 −5" in html and "사거리 페널티 −2" in html
+    assert "critical_success" in turn.numbers["degrees"] and "× 2" in html
+    assert 'href="#pfs-map"' in html and 'href="#pfs-range"' in html
+
+
+def test_pf_typed_dice_re_resolve_the_rest():
+    # the first Strike crits for 2 × (8 + 4) = 24: the orc falls, the second action is the throw
+    turn = t.pf_turn(t.Dice("20 / 8", 0, t.PF_SLOTS))
+    assert turn.numbers["targets"] == ["A", "B", None]
+    assert turn.numbers["hp"] == 0
+    # the second Strike misses: the third is a longsword Strike at −10
+    assert t.pf_turn(t.Dice("- / - / 2", 0, t.PF_SLOTS)).numbers["targets"] == ["A", "A", "A"]
+
+
+def test_pf_bad_typed_dice_and_speed():
+    widget = t.pf_turn_widget()
+    assert "2번째 칸(행동 1의 피해)" in widget.answer({"dice": "- / 9", "seed": "0"})["error"]
+    assert "1번째 칸(행동 1의 d20)" in widget.answer({"dice": "0", "seed": "0"})["error"]
+    check_static_table(widget)
+    start = time.perf_counter()
+    for s in range(40):
+        widget.answer({"dice": "", "seed": str(s)})
+    assert (time.perf_counter() - start) / 40 < 0.05
+
+
+# --- on the built site: a reader types dice on a phone ---------------------------------------------
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True)
+
+
+@pytest.mark.parametrize("chapter,uid,typed,seen", [
+    ("trench_crusade", "tc-worked", "２", "일어나지 않음: 돌격이 닿지 않아"),       # off the table: the engine
+    ("pf2e", "pf-worked", "20 / 8", "행동 2: 투창으로 오크 B 타격")])
+def test_on_a_phone_typed_dice_re_resolve_the_turn_like_the_library(browser, site_url, chapter, uid,
+                                                                    typed, seen):
+    import html as html_lib
+    from conftest import OfflinePage
+    from test_site_engine import page_widgets, shown, wait_engine
+    from widgets.views.live import rebuild
+
+    offline_page = OfflinePage(browser, site_url, **PHONE)
+    try:
+        page = offline_page.open(f"book/{chapter}.html")
+        page.locator(f'[data-live="{uid}"]').scroll_into_view_if_needed()
+        data = next(d for d in page_widgets(chapter) if d["uid"] == uid)
+        offline_page.type_text(uid, "dice", typed)
+        if page.evaluate("() => LiveBook.engineState()") != "off":
+            wait_engine(offline_page)
+        page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+        got = shown(offline_page, uid)
+        want = rebuild(data["origin"]).answer({"dice": typed})
+        assert got["h"] == want["h"] and got["status"] == ""
+        assert seen in html_lib.unescape(got["h"])
+        # a bad group: the Korean message names the roll, the last answer stays
+        offline_page.type_text(uid, "dice", "9 9 9")
+        wait_engine(offline_page)
+        page.evaluate("(uid) => LiveBook.settled(uid)", uid)
+        after = shown(offline_page, uid)
+        assert "1번째 칸" in html_lib.unescape(after["status"]) and after["h"] == got["h"]
+        assert offline_page.errors == []
+    finally:
+        offline_page.close()

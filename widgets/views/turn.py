@@ -367,3 +367,115 @@ def tc_turn(dice: Dice) -> Turn:
 def tc_turn_widget(uid: str = "tc-worked") -> LiveWidget:
     """The Trench Crusade turn, live: type any roll's dice or roll again."""
     return turn_widget(uid, tc_turn, TC_SLOTS, "한 차례 따라가기: 돌격, 근접 공격, 중상", TC_EXAMPLES)
+
+
+# --- Pathfinder 2e: three actions, MAP 0/−5, a throw with a range penalty, a critical hit ---
+
+PF_LEVEL, PF_STRENGTH, PF_DEXTERITY, PF_RANK = 1, 4, 2, "expert"
+PF_AC, PF_HP = 16, 20
+#: The longsword (1d8 + Str) against the orc beside the fighter; the javelin (thrown, range
+#: increment 30 ft, 1d6 + Str) against the second orc 45 ft away.
+PF_SWORD, PF_JAVELIN = (8, "장검"), (6, "투창")
+PF_JAVELIN_INCREMENT, PF_FAR = 30, 45
+PF_SLOTS = (Slot("행동 1의 d20", (13,)), Slot("행동 1의 피해", (5,)),
+            Slot("행동 2의 d20", (20,)), Slot("행동 2의 피해", (4,)),
+            Slot("행동 3의 d20", (15,)), Slot("행동 3의 피해", (3,)))
+PF_EXAMPLES = ("1", "19 / 8", "- / - / 1", "- / - / 2 / - / 20")
+
+
+def pf_turn(dice: Dice) -> Turn:
+    """One Pathfinder 2e turn of three actions: a fighter strikes the orc beside it with a
+    longsword (MAP 0, then −5) while it stands, then throws a javelin at the far orc (MAP and a
+    range penalty); a critical hit doubles the damage.
+
+    >>> t = pf_turn(Dice("", 0, PF_SLOTS))
+    >>> t.numbers["degrees"], t.numbers["damage"], t.numbers["hp"]
+    (['success', 'critical_success', 'failure'], [9, 16, None], 0)
+    >>> pf_turn(Dice("- / - / 2", 0, PF_SLOTS)).numbers["targets"]   # the orc still stands
+    ['A', 'A', 'A']
+    """
+    from .. import pf2e
+    from .format import josa
+    from .pf2e import RANK_CHOICES
+    labels = pf2e.DEGREE_LABELS_KO
+    proficiency = pf2e.proficiency_bonus(PF_RANK, PF_LEVEL)
+    melee = pf2e.attack_bonus("melee", strength=PF_STRENGTH, proficiency=proficiency)
+    thrown = pf2e.attack_bonus("ranged", dexterity=PF_DEXTERITY, proficiency=proficiency)
+    far = pf2e.range_penalty(PF_FAR, PF_JAVELIN_INCREMENT)
+    hp = PF_HP
+    numbers: dict[str, object] = {"degrees": [], "damage": [], "targets": [], "odds": []}
+    steps = [Step("턴의 시작", ("한 턴과 세 행동", "pfs-turn"),
+                  f"{PF_LEVEL}레벨 파이터(근력 {signed(PF_STRENGTH)}, 민첩 {signed(PF_DEXTERITY)}, 숙련 "
+                  f"{RANK_CHOICES[PF_RANK]})가 한 손에 장검, 다른 손에 투창을 들었습니다. 오크 A(AC {PF_AC}, "
+                  f"HP {PF_HP})는 바로 옆, 오크 B는 {PF_FAR}ft 떨어져 있습니다. 행동 세 개로 A가 쓰러질 때까지 장검으로 "
+                  f"치고, A가 쓰러지면 B에게 투창을 던집니다. 명중 보너스는 장검 {signed(melee)}, 투창 "
+                  f"{signed(thrown)}입니다.")]
+    javelin_thrown = False
+    for n in (1, 2, 3):
+        d20, dmg = 2 * (n - 1), 2 * (n - 1) + 1
+        map_ = pf2e.multiple_attack_penalty(n)
+        if hp > 0:
+            target, (sides, weapon), bonus, rng = "A", PF_SWORD, melee, 0
+        elif not javelin_thrown:
+            target, (sides, weapon), bonus, rng = "B", PF_JAVELIN, thrown, far
+            javelin_thrown = True
+        else:
+            steps.append(Step(f"행동 {n}: 보행", ("한 턴과 세 행동", "pfs-turn"),
+                              f"A는 쓰러졌고 투창도 던졌습니다. 남은 행동으로 B에게 다가갑니다(굴림 없음)."))
+            numbers["targets"].append(None)
+            continue
+        numbers["targets"].append(target)
+        kwargs = ({"distance_ft": PF_FAR, "increment_ft": PF_JAVELIN_INCREMENT} if rng else {})
+        odds = pf2e.strike_odds(bonus, PF_AC, attack_number=n, **kwargs)
+        numbers["odds"].append(odds)
+        total_mod = bonus + map_ + rng
+        face = dice.roll(d20, 1, 20)[0]
+        degree = pf2e.roll_degree(face, total_mod, PF_AC)
+        numbers["degrees"].append(degree)
+        parts = [f"다중 공격 페널티 {signed(map_)}"] + ([f"사거리 페널티 {signed(rng)}"] if rng else [])
+        what = (f"{n}번째 공격이라 " + ", ".join(parts) + f": d20 {signed(total_mod)} 대 AC {PF_AC}. "
+                f"AC {PF_AC + 10} 이상이면 대성공, 눈 20은 한 단계 올리고 1은 내립니다.")
+        if target == "B":
+            what = (f"A가 쓰러져 {PF_FAR}ft 떨어진 B에게 투창을 던집니다(사거리 단위 {PF_JAVELIN_INCREMENT}ft의 "
+                    f"두 번째 단위). " + what)
+        rule = (("사거리 페널티", "pfs-range") if rng else ("다중 공격 페널티", "pfs-map") if n > 1
+                else ("명중 굴림", "pfs-attack"))
+        hit = degree in ("success", "critical_success")
+        steps.append(Step(f"행동 {n}: {weapon}으로 오크 {target} 타격", rule, what,
+                          [(labels[k], odds[k]) for k in pf2e.DEGREES], d20,
+                          f"{face} {'+' if total_mod >= 0 else '−'} {abs(total_mod)} = {face + total_mod}, "
+                          f"{labels[degree]}입니다."
+                          + {20: " 눈 20이라 한 단계 올려 셉니다.", 1: " 눈 1이라 한 단계 내려 셉니다."}.get(face, "")
+                          + (" 맞혔습니다." if hit else " 빗나갔습니다.")))
+        damage_step = Step(f"행동 {n}의 피해", ("성공 단계", "pfs-degrees"))
+        if not hit:
+            damage_step.skipped = "빗나가서 피해가 없습니다."
+            numbers["damage"].append(None)
+        else:
+            critical = degree == "critical_success"
+            dist = pf2e.strike_damage(sides, 1, PF_STRENGTH, critical)
+            faces = dice.roll(dmg, 1, sides)
+            dealt = pf2e.damage_of_roll(list(faces), sides, PF_STRENGTH, critical)
+            numbers["damage"].append(dealt)
+            roll = f"1d{sides} + 근력 {PF_STRENGTH}"
+            damage_step.text = ((f"{josa(roll, '을/를')} 굴려 두 배로 합니다(대성공은 피해 두 배, 보충)." if critical
+                                 else f"{roll}입니다.")
+                                + (" 던지는 무기도 근력을 피해에 더합니다(보충)." if target == "B" else "")
+                                + (f" 오크 A의 남은 HP는 {hp}입니다." if target == "A" else ""))
+            damage_step.slot = dmg
+            if target == "A":
+                damage_step.odds = [("A가 쓰러짐", dist.at_least(hp)), ("A가 버팀", 1 - dist.at_least(hp))]
+                hp = max(0, hp - dealt)
+            damage_step.result = (f"피해 {dealt}"
+                                  + (f"({faces[0]} + {PF_STRENGTH}) × 2" if critical else f"({faces[0]} + {PF_STRENGTH})")
+                                  + (". A가 쓰러집니다." if target == "A" and hp == 0 else
+                                     f". A의 HP는 {hp}입니다." if target == "A" else ". B가 피해를 입습니다."))
+        steps.append(damage_step)
+    numbers["hp"] = hp
+    return Turn(f"패스파인더 2판: {josa('세 행동', '과/와')} 대성공", steps, dice, numbers)
+
+
+@widget_factory
+def pf_turn_widget(uid: str = "pf-worked") -> LiveWidget:
+    """The Pathfinder 2e turn, live: type any action's d20 or damage, or roll again."""
+    return turn_widget(uid, pf_turn, PF_SLOTS, "세 행동 따라가기: 장검 두 번, 투창 한 번", PF_EXAMPLES)
