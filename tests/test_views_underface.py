@@ -313,4 +313,6 @@ def test_notebook_shows_every_widget_once():
         elif section:
             seen[section] += sum('data-live="' in o.get("data", {}).get("text/html", "")
                                  for o in cell.get("outputs", []))
-    assert seen and all(seen.values()), seen
+    # but the newcomer's sections (issue 29): the turn at a glance, the questions, the summary
+    assert seen and all(n for head, n in seen.items()
+                        if head not in ("## 한눈에 보기", "## 직접 해 보기", "## 정리")), seen

@@ -32,6 +32,62 @@ _WIDGET = re.compile(r'<div class="live-widget" id="([a-z][a-z0-9-]*)" data-live
 #: The marker a chapter writes where its jump list goes.
 MARKER = "<!-- 이 장의 계산기 -->"
 
+#: The question each widget answers, the name the jump list gives it (issue 29: a newcomer looks
+#: for a question, not a formula; no two names alike on a page). A widget not named here is
+#: listed by its title.
+QUESTIONS = {
+    # Underface, in the chapter's order of play
+    "uf-order": "누가 먼저 움직이나?",
+    "uf-move": "걸었나, 달렸나? 이번 판정은?",
+    "uf-hit": "공격이 막기·회피를 뚫고 맞을까?",
+    "uf-settings": "판정 규칙을 바꾸면 확률이 어떻게 달라지나?",
+    "uf-damage": "방어구를 뚫고 피해가 얼마나 들어오나?",
+    "uf-hp": "한 방에 쓰러질까?",
+    "uf-special": "스페셜로 맞히면 피해가 얼마나 되나?",
+    "uf-weeks": "자연 회복으로 깨어나기까지 몇 주 걸리나?",
+    "uf-firstaid": "응급처치로 깨울 수 있을까?",
+    "uf-range": "이 거리에서 쏘면 맞을까?",
+    "uf-armor": "이 방어구가 득일까, 실일까?",
+    "uf-worked": "한 번의 공격은 어떻게 흘러가나?",
+    # Hunter's Moon
+    "hm-check": "이 판정이 성공할까?",
+    "hm-recon": "정찰에 성공할까? 펌블이면 얼마나 다치나?",
+    "hm-plot": "플롯치를 몇으로 고를까?",
+    "hm-order": "이번 라운드에 누가 언제 움직이나?",
+    "hm-destroy": "이 공격이 위협을 격파할까?",
+    "hm-body": "본체를 치면 【생명력】이 얼마나 줄까?",
+    "hm-defence": "위협의 공격을 막아 낼까?",
+    "hm-interfere": "술식을 방해할 수 있나, 성공할까?",
+    "hm-pursuit": "추격에 성공할까? 데미지는 얼마나 늘까?",
+    "hm-end": "전투는 언제 끝나고 누가 이기나?",
+    "hm-status-attack": "포박·비행·잠수가 내 공격을 어떻게 바꾸나?",
+    "hm-status-defence": "포박·비행·잠수가 위협의 공격을 어떻게 바꾸나?",
+    "hm-worked": "난전 한 라운드는 어떻게 흘러가나?",
+    # Basic Fantasy
+    "bf-facing": "어느 칸을 칠 수 있나?",
+    "bf-diagonal": "이 길은 몇 피트인가?",
+    "bf-grid": "어디까지 걸어서, 어디까지 달려서 가나?",
+    "bf-rate": "갑옷과 짐에 따라 어디까지 가나?",
+    "bf-range": "이 거리에서 쏠 수 있나?",
+    "bf-sight": "이 자리에서 누가 보이나?",
+    "bf-melee": "근접 예제의 칸마다 어떻게 움직이나?",
+    "bf-grid-melee": "근접전을 떠나면 누가 분리 사격을 하나?",
+    "bf-rear": "누가 뒤에서 칠 수 있나?",
+    "bf-simul": "함께 움직이면 누가 먼저 가나?",
+    "bf-worked": "다가가서 쏘는 한 라운드는 어떻게 흘러가나?",
+}
+
+
+def calculator_name(uid: str, title: str, heading: str) -> str:
+    """The name a widget goes by in the jump list: its question, else its title, else its section.
+
+    >>> calculator_name("uf-hit", "명중 판정: 공격 대 막기·회피", "공격과 방어")
+    '공격이 막기·회피를 뚫고 맞을까?'
+    >>> calculator_name("xx-new", "새 위젯", "절"), calculator_name("xx-new", "", "절")
+    ('새 위젯', '절')
+    """
+    return QUESTIONS.get(uid) or title or heading
+
 
 def widgets_in(doctree) -> list[tuple[str, str, str, str]]:
     """(uid, widget title, section title, section id) of every widget output, in page order."""
@@ -57,7 +113,7 @@ def jump_list_html(items: list[tuple[str, str, str, str]]) -> str:
     """
     rows = []
     for uid, title, heading, _ in items:
-        name = title or heading
+        name = calculator_name(uid, title, heading)
         where = f' <span class="calculators-where">{html.escape(heading)}</span>' \
             if heading and heading != name else ""
         rows.append(f'<li><a href="#{html.escape(uid)}">{html.escape(name)}{where}</a></li>')
