@@ -286,3 +286,78 @@ def test_on_a_phone_typed_dice_re_resolve_the_turn_like_the_library(browser, sit
         assert offline_page.errors == []
     finally:
         offline_page.close()
+
+
+# --- the Underface round -------------------------------------------------------------------------
+from widgets import underface as uf  # noqa: E402
+
+UF_TEXTS = ["", "70", "- / 20", "- / - / 9", "- / - / - / 77", "30 / 40", "5 / 99 / 12 / 100", "96 / 3"]
+
+
+@pytest.mark.parametrize("skill", [0, 1, 5, 37, 50, 95, 99, 150])
+def test_check_result_of_every_roll_gives_check_odds(skill):
+    counts = Counter(uf.check_result(r, skill) for r in range(1, 101))
+    assert {k: Fraction(v, 100) for k, v in counts.items()} == \
+        {k: p for k, p in uf.check_odds(skill).items() if p}
+
+
+@pytest.mark.parametrize("text", UF_TEXTS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 5, 9])
+def test_uf_each_steps_odds_are_the_librarys(text, seed):
+    turn = t.uf_turn(t.Dice(text, seed, t.UF_SLOTS))
+    b, pc = t.UF_BANDIT, t.UF_PC
+    hit = next(s for s in turn.steps if "막기" in s.head)
+    assert [p for _, p in hit.odds] == list(uf.opposed_odds(b["skill"], pc["skill"]).values())
+    a, d = turn.dice.used[0][0], turn.dice.used[1][0]
+    assert turn.numbers["outcome"] == uf.opposed_result(a, b["skill"], d, pc["skill"])
+    damage = next(s for s in turn.steps if s.head == "피해와 방어구")
+    hp = pc["hp"]
+    if turn.numbers["outcome"] in uf.HIT_OUTCOMES:
+        special = turn.numbers["outcome"] == "attacker_wins_special"
+        total = turn.dice.used[2][0]
+        raw = uf.damage_distribution(t.UF_WEAPON, 0, t.UF_DB, special=special)
+        assert raw.probability(total) > 0
+        hp -= max(0, total - uf.ARMOR[t.UF_ARMOR].armor_value)
+        assert [p for _, p in damage.odds] == list(uf.hit_hp_states(
+            t.UF_WEAPON, pc["hp"], pc["max_hp"], t.UF_ARMOR, t.UF_DB, special=special).values())
+    else:
+        assert damage.skipped
+    assert turn.numbers["hp"] == hp
+    end = turn.steps[-1]
+    if hp <= -((pc["max_hp"] + 1) // 2):
+        odds = uf.check_odds(t.UF_ENDURANCE)
+        assert dict(end.odds)["살아남음"] == odds["special"] + odds["success"]
+        assert turn.numbers["endurance"] == uf.check_result(turn.dice.used[3][0], t.UF_ENDURANCE)
+    else:
+        assert end.skipped and turn.numbers["endurance"] is None
+
+
+def test_uf_default_and_typed_dice_re_resolve():
+    turn = t.uf_turn(t.Dice("", 0, t.UF_SLOTS))
+    assert turn.numbers["outcome"] == "attacker_wins_special" and turn.numbers["endurance"] == "success"
+    assert "가람의 HP는 −7" in turn.html()
+    parried = t.uf_turn(t.Dice("- / 20", 0, t.UF_SLOTS))    # 60−8 > 50−20: still the bandit's special
+    assert parried.numbers["outcome"] == "attacker_wins_special"
+    missed = t.uf_turn(t.Dice("70", 0, t.UF_SLOTS))
+    assert missed.numbers["hp"] == t.UF_PC["hp"] and "일어나지 않음: 명중하지 않아" in missed.html()
+    dead = t.uf_turn(t.Dice("- / - / - / 77", 0, t.UF_SLOTS))
+    assert dead.numbers["endurance"] == "failure" and "가람은 죽습니다" in dead.html()
+
+
+def test_uf_seeded_damage_is_drawn_with_the_exact_weights():
+    raw = uf.damage_distribution(t.UF_WEAPON, 0, t.UF_DB)
+    counts = Counter(t.Dice("", s, t.UF_SLOTS).draw(2, raw) for s in range(1, 3001))
+    assert set(counts) <= set(raw.outcomes())
+    for value, p in raw.probabilities().items():      # within 5 standard errors of its weight
+        assert abs(counts[value] / 3000 - p) < 5 * (float(p * (1 - p)) / 3000) ** 0.5 + 1e-9
+
+
+def test_uf_bad_typed_dice_and_speed():
+    widget = t.uf_turn_widget()
+    assert "3번째 칸(피해 합계)" in widget.answer({"dice": "- / - / 99", "seed": "0"})["error"]
+    assert "2번째 칸(가람의 막기 D100)" in widget.answer({"dice": "- / 101", "seed": "0"})["error"]
+    check_static_table(widget)
+    start = time.perf_counter()
+    for s in range(40):
+        widget.answer({"dice": "", "seed": str(s)})
+    assert (time.perf_counter() - start) / 40 < 0.05

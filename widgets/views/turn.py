@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 
 from .. import trench_crusade as tc
 from ..errors import RuleInputError, require_int
-from .format import signed
+from .format import number as fmt_number, signed
 from .live import MAX_TEXT_INPUT, LiveWidget, Shown, normalise_typed, number, text, widget_factory
 from .practice import chance
 
@@ -108,6 +108,31 @@ class Dice:
         self.used[i] = got
         return got
 
+    def draw(self, i: int, dist) -> int:
+        """Slot ``i``'s one total of a distribution (a damage total): the typed number, checked
+        to be one the distribution can give, else one drawn by the seed with its exact weights
+        (seed 0: the book's example)."""
+        words = self.typed[i]
+        outcomes = dist.outcomes()
+        if words is not None:
+            if len(words) != 1 or not re.fullmatch(r"[+-]?\d{1,6}", words[0]):
+                raise RuleInputError(
+                    f"slot {i + 1} ({self.slots[i].name}): one total",
+                    f"{self._where(i)}: 합계 하나를 숫자로 적어 주세요 (입력값: {' '.join(words)[:20]!r}).")
+            got = int(words[0])
+            if dist.probability(got) == 0:
+                raise RuleInputError(
+                    f"slot {i + 1} ({self.slots[i].name}): {got} cannot be rolled",
+                    f"{self._where(i)}: 이 굴림의 합계는 {outcomes[0]}부터 {outcomes[-1]}까지입니다 "
+                    f"(입력값: {got}).")
+        elif self.seed == 0 and self.slots[i].example and dist.probability(self.slots[i].example[0]):
+            got = self.slots[i].example[0]
+        else:
+            weights = dist.weights
+            got = random.Random(self.seed * 64 + i).choices(list(weights), list(weights.values()))[0]
+        self.used[i] = (got,)
+        return got
+
     def source(self, i: int) -> str:
         """Where slot ``i``'s dice came from, in Korean."""
         if self.typed[i] is not None:
@@ -130,7 +155,7 @@ class Step:
     rule: tuple[str, str]
     text: str = ""
     odds: list[tuple[str, Fraction]] = field(default_factory=list)
-    slot: int | None = None
+    slot: int | tuple[int, ...] | None = None
     result: str = ""
     skipped: str = ""
 
@@ -169,9 +194,11 @@ class Turn:
                 parts.append("지금의 확률: " + ", ".join(
                     f"{_E(label)} <b>{_E(chance(p))}</b>" for label, p in s.odds))
             if s.slot is not None:
-                faces = self.dice.used[s.slot] or ()
-                parts.append(f'<span class="turn-dice">주사위 {s.slot + 1}번 칸: '
-                             f'<b>{_E(" ".join(map(str, faces)))}</b> ({_E(self.dice.source(s.slot))})</span>')
+                slots = (s.slot,) if isinstance(s.slot, int) else s.slot
+                parts.append('<span class="turn-dice">' + " · ".join(
+                    f'주사위 {i + 1}번 칸({_E(self.dice.slots[i].name)}): '
+                    f'<b>{_E(" ".join(map(str, self.dice.used[i] or ())))}</b> ({_E(self.dice.source(i))})'
+                    for i in slots) + "</span>")
             if s.result:
                 parts.append(f"→ {_E(s.result)}")
             items.append(f'<li class="turn-step">{"<br>".join(parts)}</li>')
@@ -479,3 +506,107 @@ def pf_turn(dice: Dice) -> Turn:
 def pf_turn_widget(uid: str = "pf-worked") -> LiveWidget:
     """The Pathfinder 2e turn, live: type any action's d20 or damage, or roll again."""
     return turn_widget(uid, pf_turn, PF_SLOTS, "세 행동 따라가기: 장검 두 번, 투창 한 번", PF_EXAMPLES)
+
+
+# --- Underface: DEX order, an attack against a parry, a special, armour, the death threshold -----
+
+UF_WEAPON, UF_DB, UF_ARMOR = "브로드 소드", "+1D4", "가죽 갑옷"
+UF_BANDIT = dict(name="도적", dex=14, skill=60)
+UF_PC = dict(name="가람", dex=12, skill=50, parry="숏소드", hp=3, max_hp=12)
+#: The endurance check's target: the source gives none (the book's example value, 가정).
+UF_ENDURANCE = 50
+UF_SLOTS = (Slot("도적의 공격 D100", (8,)), Slot("가람의 막기 D100", (31,)),
+            Slot("피해 합계", (12,)), Slot("가람의 인내 판정 D100", (42,)))
+UF_EXAMPLES = ("70", "- / 20", "- / - / 9", "- / - / - / 77", "30 / 40")
+
+
+def uf_turn(dice: Dice) -> Turn:
+    """One Underface round between a bandit and the PC 가람: DEX order, the bandit's attack
+    against 가람's parry, a special's maximum damage through armour, and 가람's endurance check
+    past the death threshold on his own turn.
+
+    >>> t = uf_turn(Dice("", 0, UF_SLOTS))
+    >>> t.numbers["order"], t.numbers["outcome"], t.numbers["hp"], t.numbers["endurance"]
+    (['도적', '가람'], 'attacker_wins_special', -7, 'success')
+    >>> uf_turn(Dice("70", 0, UF_SLOTS)).numbers["hp"]     # the attack fails: 가람 stands
+    3
+    """
+    from .. import underface as uf
+    from . import labels
+    from .format import josa
+    b, pc = UF_BANDIT, UF_PC
+    order = [c.name for c in uf.turn_order([uf.Character(pc["name"], pc["dex"], weapon_skill=pc["skill"]),
+                                            uf.Character(b["name"], b["dex"], weapon_skill=b["skill"], pc=False)])]
+    threshold = uf.death_threshold(pc["max_hp"])
+    armour = uf.ARMOR[UF_ARMOR].armor_value
+    numbers: dict[str, object] = {"order": order, "outcome": None, "hp": pc["hp"], "endurance": None}
+    steps = [Step("라운드의 시작: 턴 순서", ("라운드와 턴 순서", "uf-sec-order"),
+                  f"도적(NPC, DEX {b['dex']}, {UF_WEAPON} 기능 {b['skill']})과 가람(PC, DEX {pc['dex']}, "
+                  f"{pc['parry']} 기능 {pc['skill']})이 맞섭니다. DEX가 높은 쪽부터라 순서는 {' → '.join(order)}입니다. "
+                  f"가람은 지난 라운드에 다쳐 HP {pc['hp']}/{pc['max_hp']}, 사망 임계 {signed(threshold)}이고 "
+                  f"{josa(UF_ARMOR, '을/를')} 입었습니다(방어 점수 {armour}).")]
+    odds = uf.opposed_odds(b["skill"], pc["skill"])
+    a_roll = dice.roll(0, 1, 100)[0]
+    d_roll = dice.roll(1, 1, 100)[0]
+    outcome = uf.opposed_result(a_roll, uf.effective_target(b["skill"]), d_roll, uf.effective_target(pc["skill"]))
+    numbers["outcome"] = outcome
+    steps.append(Step("도적의 턴: 공격과 가람의 막기", ("명중 판정", "uf-sec-hit"),
+                      f"도적은 {UF_WEAPON} 기능 {b['skill']}, 가람은 {pc['parry']}로 막기 기능 {pc['skill']}. 둘 다 D100을 굴려 "
+                      "목표치 이하면 성공이고, 둘 다 성공하면 성공 폭(목표치 − 굴림)이 큰 쪽이 이깁니다. "
+                      "판정의 스페셜·펌블 기준은 이 책의 가정입니다.",
+                      [(uf.OUTCOME_LABELS[k], p) for k, p in odds.items()], (0, 1),
+                      f"도적 {a_roll}, 가람 {d_roll}: 「{uf.OUTCOME_LABELS[outcome]}」입니다."))
+    special_step = Step("스페셜", ("전투에서의 스페셜", "uf-sec-special"))
+    damage_step = Step("피해와 방어구", ("피해, 기절, 사망", "uf-sec-damage"))
+    if outcome == "attacker_wins_special":
+        special_step.text = "도적이 스페셜로 이겼습니다. 무기의 최대 피해에 DB를 굴려 더합니다."
+    elif outcome == "defender_wins_special":
+        special_step.text = "가람이 스페셜로 막았습니다. 도적의 다음 행동 하나가 어려움 난이도가 됩니다."
+    else:
+        special_step.skipped = "누구도 스페셜로 이기지 않았습니다."
+    hp = pc["hp"]
+    if outcome in uf.HIT_OUTCOMES:
+        special = outcome == "attacker_wins_special"
+        raw = uf.damage_distribution(UF_WEAPON, 0, UF_DB, special=special)
+        total = dice.draw(2, raw)
+        hp = uf.hp_after_hit(hp, total, UF_ARMOR)
+        states = uf.hit_hp_states(UF_WEAPON, pc["hp"], pc["max_hp"], UF_ARMOR, UF_DB, special=special)
+        damage_step.text = ((f"{UF_WEAPON}의 최대 피해에 DB {UF_DB[1:]}를 굴려 더하고" if special else
+                             f"{UF_WEAPON}의 피해와 DB {UF_DB[1:]}를 굴려 더하고")
+                            + f" {UF_ARMOR}의 {josa(f'방어 점수 {armour}', '을/를')} 뺍니다.")
+        damage_step.odds = [(labels.HP_STATES[k], p) for k, p in states.items()]
+        damage_step.slot = 2
+        lost = uf.damage_after_armor(total, UF_ARMOR)
+        damage_step.result = (f"피해 {total} − {armour} = {lost}, 가람의 HP는 {fmt_number(hp)}입니다. "
+                              + ("가람은 서 있습니다." if hp > 0 else
+                                 "가람은 기절합니다." if hp > threshold else
+                                 f"가람은 기절했고 HP가 사망 임계 {signed(threshold)} 이하입니다."))
+    else:
+        damage_step.skipped = "명중하지 않아 피해가 없습니다."
+    numbers["hp"] = hp
+    steps += [special_step, damage_step]
+    end_step = Step("가람의 턴: 인내 판정", ("피해, 기절, 사망", "uf-sec-damage"))
+    if hp > threshold:
+        end_step.skipped = ("가람은 서 있으니 자기 턴에 움직입니다(이 예는 여기까지)." if hp > 0 else
+                            "가람은 기절했지만 사망 임계보다 위라 인내 판정을 하지 않습니다.")
+    else:
+        e_odds = uf.check_odds(UF_ENDURANCE)
+        roll = dice.roll(3, 1, 100)[0]
+        result = uf.check_result(roll, UF_ENDURANCE)
+        numbers["endurance"] = result
+        alive = result in ("special", "success")
+        end_step.text = (f"사망 임계 이하의 PC는 자기 턴마다 인내 판정을 합니다. 목표치는 원문에 없어 이 예는 "
+                         f"{josa(UF_ENDURANCE, '으로/로')} 둡니다(가정).")
+        end_step.odds = [("살아남음", e_odds["special"] + e_odds["success"]),
+                         ("죽음", e_odds["failure"] + e_odds["fumble"])]
+        end_step.slot = 3
+        end_step.result = (f"D100 {roll}: " + ("성공, 가람은 쓰러진 채 살아 있습니다. 동료의 응급처치가 급합니다."
+                                              if alive else "실패, 가람은 죽습니다."))
+    steps.append(end_step)
+    return Turn("언더페이스의 한 라운드", steps, dice, numbers)
+
+
+@widget_factory
+def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
+    """The Underface round, live: type any D100 or the damage total, or roll again."""
+    return turn_widget(uid, uf_turn, UF_SLOTS, "한 라운드 따라가기: 막기, 스페셜, 사망 임계", UF_EXAMPLES)
