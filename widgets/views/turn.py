@@ -29,6 +29,8 @@ from .live import MAX_TEXT_INPUT, LiveWidget, Shown, normalise_typed, number, te
 from .practice import chance
 
 _E = html.escape
+#: A step's own room (the steps are long: a gap tells one from the next).
+_LI = "margin-bottom:0.7em"
 #: Largest seed the 「다시 굴리기」 box takes (the slider offers the first few).
 MAX_SEED = 999_999
 #: Seeds whose answers ship in the page (the rest come from the engine).
@@ -184,7 +186,7 @@ class Turn:
             rule = f'<a class="turn-rule" href="#{_E(s.rule[1])}">{_E(s.rule[0])}</a>'
             head = f'<b>{n}. {_E(s.head)}</b> <span class="turn-rule-name">규칙: {rule}</span>'
             if s.skipped:
-                items.append(f'<li class="turn-step turn-skipped">{head}<br>'
+                items.append(f'<li class="turn-step turn-skipped" style="{_LI}">{head}<br>'
                              f'<i>일어나지 않음: {_E(s.skipped)}</i></li>')
                 continue
             parts = [head]
@@ -201,7 +203,7 @@ class Turn:
                     for i in slots) + "</span>")
             if s.result:
                 parts.append(f"→ {_E(s.result)}")
-            items.append(f'<li class="turn-step">{"<br>".join(parts)}</li>')
+            items.append(f'<li class="turn-step" style="{_LI}">{"<br>".join(parts)}</li>')
         names = " / ".join(s.name for s in self.dice.slots)
         return (f'<p class="turn-title"><b>{_E(self.title)}</b></p>'
                 f'<p class="turn-slots">주사위 칸의 차례: {_E(names)}<br>이 차례를 다시 만드는 주사위: '
@@ -432,7 +434,7 @@ def pf_turn(dice: Dice) -> Turn:
     hp = PF_HP
     numbers: dict[str, object] = {"degrees": [], "damage": [], "targets": [], "odds": []}
     steps = [Step("턴의 시작", ("한 턴과 세 행동", "pfs-turn"),
-                  f"{PF_LEVEL}레벨 파이터(근력 {signed(PF_STRENGTH)}, 민첩 {signed(PF_DEXTERITY)}, 숙련 "
+                  f"{PF_LEVEL}레벨 파이터(근력 {signed(PF_STRENGTH)}, 민첩 {signed(PF_DEXTERITY)}, 무기 숙련 "
                   f"{RANK_CHOICES[PF_RANK]})가 한 손에 장검, 다른 손에 투창을 들었습니다. 오크 A(AC {PF_AC}, "
                   f"HP {PF_HP})는 바로 옆, 오크 B는 {PF_FAR}ft 떨어져 있습니다. 행동 세 개로 A가 쓰러질 때까지 장검으로 "
                   f"치고, A가 쓰러지면 B에게 투창을 던집니다. 명중 보너스는 장검 {signed(melee)}, 투창 "
