@@ -53,7 +53,7 @@ def test_glossary_terms_and_chapter_links_resolve():
 
 WORKED = [("trench_crusade", "tc-worked", "seed", "37"), ("bfrpg", "bf-worked", "diagonal", "12"),
           ("pf2e", "pf-worked", "seed", "37"), ("underface", "uf-worked", "seed", "37"),
-          ("hunters_moon", "hm-worked", "plot_value", "9")]
+          ("hunters_moon", "hm-worked", "seed", "37")]
 
 
 @pytest.mark.parametrize("chapter, uid, control, typed", WORKED)

@@ -361,3 +361,75 @@ def test_uf_bad_typed_dice_and_speed():
     for s in range(40):
         widget.answer({"dice": "", "seed": str(s)})
     assert (time.perf_counter() - start) / 40 < 0.05
+
+
+# --- the Hunter's Moon combat --------------------------------------------------------------------
+from widgets import hunters_moon as hm  # noqa: E402
+
+HM_TEXTS = ["", "1 1", "2 2", "- / - / 6 6", "- / - / - / 1 2", "- / - / - / - / - / - / 1 1",
+            "6 6 / - / 1 1 / 1 1 / 1 1 / 1 1", "- / - / 6 6 / - / 6 6"]
+
+
+def _hm_check(faces, modifier, target):
+    raw = sum(faces)                              # the chapter's assumed procedure, written out
+    return "fumble" if raw == 2 else "special" if raw == 12 else \
+        "success" if raw + modifier >= target else "failure"
+
+
+@pytest.mark.parametrize("text", HM_TEXTS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 4, 11])
+def test_hm_each_steps_odds_are_the_librarys(text, seed):
+    turn = t.hm_turn(t.Dice(text, seed, t.HM_SLOTS))
+    pc, body, th = t.HM_PC, t.HM_BODY, t.HM_THREAT
+    used = turn.dice.used
+    recon = turn.steps[0]
+    assert [p for _, p in recon.odds] == list(hm.check_odds(pc["brain"], t.HM_RECON_TARGET).values())
+    assert turn.numbers["scouted"] == (_hm_check(used[0], pc["brain"], t.HM_RECON_TARGET) in ("success", "special"))
+    for step in turn.steps:
+        if "위협의 공격" in step.head and not step.skipped:
+            assert [p for _, p in step.odds] == list(hm.check_odds(pc["defence"], th["attack_value"]).values())
+        if "PC의 공격" in step.head:
+            if "목표로 고릅니다" in step.text:
+                d = hm.destroy_odds(pc["might"], th["defence"], pc["power"], 2, th["durability"])
+                assert dict(step.odds) == {"명중": d.hit, "격파": d.destroy}
+            else:
+                hit = hm.check_odds(pc["might"], body["defence"])
+                assert dict(step.odds)["명중"] == hit["success"] + hit["special"]
+    chase = next(s for s in turn.steps if s.head == "추격판정")
+    if chase.skipped:
+        assert turn.numbers["life"] == 0 and turn.numbers["won"]
+    else:
+        assert dict(chase.odds)["추격 성공"] == hm.pursuit_odds(pc["brain"], body["defence"])
+        assert turn.numbers["pursued"] == (_hm_check(used[6], pc["brain"], body["defence"]) in ("success", "special"))
+    assert turn.numbers["won"] == (turn.numbers["life"] == 0)
+
+
+def test_hm_default_has_recon_plot_threats_acting_and_pursuit():
+    turn = t.hm_turn(t.Dice("", 0, t.HM_SLOTS))
+    heads = [s.head for s in turn.steps if not s.skipped]
+    assert heads.count("난전 1라운드: 위협의 공격") == 1 and heads.count("난전 2라운드: 위협의 공격") == 1
+    assert heads.index("난전 2라운드: 위협의 공격") < heads.index("난전 2라운드: PC의 공격")   # paragraph 3 before 4
+    assert turn.numbers["pursued"] and turn.numbers["won"]
+
+
+def test_hm_typed_dice_re_resolve_the_rest():
+    destroyed = t.hm_turn(t.Dice("- / - / 6 6", 0, t.HM_SLOTS))      # a special: 5 + 15 ≥ 6
+    assert destroyed.numbers["destroyed"]
+    assert all(s.skipped for s in destroyed.steps if "위협의 공격" in s.head)
+    fumbled = t.hm_turn(t.Dice("1 1", 0, t.HM_SLOTS))
+    assert not fumbled.numbers["scouted"] and "정찰 펌블의 반격" in fumbled.text()
+    assert fumbled.dice.used[1][0] in hm.recon_counterattack(t.HM_BODY["level"]).outcomes()
+    lost = t.hm_turn(t.Dice("- / - / - / - / - / - / 1 1", 0, t.HM_SLOTS))
+    assert lost.numbers["pursued"] is False and not lost.numbers["won"]
+
+
+def test_hm_bad_typed_dice_and_speed():
+    widget = t.hm_turn_widget()
+    assert "1번째 칸(정찰판정)" in widget.answer({"dice": "7 1", "seed": "0"})["error"]
+    assert "9번째 칸(추격 데미지 합계)" in widget.answer(
+        {"dice": "- / - / - / - / - / - / - / 6 6 / 99", "seed": "0"})["error"]
+    check_static_table(widget)
+    start = time.perf_counter()
+    for s in range(40):
+        widget.answer({"dice": "", "seed": str(s)})
+    assert (time.perf_counter() - start) / 40 < 0.05

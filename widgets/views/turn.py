@@ -612,3 +612,182 @@ def uf_turn(dice: Dice) -> Turn:
 def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
     """The Underface round, live: type any D100 or the damage total, or roll again."""
     return turn_widget(uid, uf_turn, UF_SLOTS, "한 라운드 따라가기: 막기, 스페셜, 사망 임계", UF_EXAMPLES)
+
+
+# --- Hunter's Moon: recon, the plot, two melee rounds, pursuit -----------------------------------
+
+HM_PC = dict(might=3, brain=2, defence=2, power=3)
+HM_BODY = dict(life=12, defence=8, level=2)
+HM_THREAT = dict(name="발톱", paragraph=3, defence=9, durability=6, attack_value=8, power=4)
+#: The GM's recon target (the source names none) and the PC's plot in each melee round.
+HM_RECON_TARGET = 7
+HM_PLOTS = (2, 4)
+HM_PURSUIT_PLOT = 2
+HM_SLOTS = (Slot("정찰판정", (4, 3)), Slot("정찰 펌블의 반격 데미지", (4,)),
+            Slot("1라운드 명중판정", (4, 3)), Slot("1라운드 방어판정", (5, 4)),
+            Slot("2라운드 명중판정", (4, 2)), Slot("2라운드 방어판정", (3, 3)),
+            Slot("추격판정", (5, 3)), Slot("추격 라운드 명중판정", (5, 5)), Slot("추격 데미지 합계", (8,)))
+HM_EXAMPLES = ("1 1", "2 2", "- / - / 6 6", "- / - / - / 1 2", "- / - / - / - / - / - / 1 1")
+
+
+def hm_turn(dice: Dice) -> Turn:
+    """One Hunter's Moon combat: the recon round, two melee rounds (the PC's plot, the order of
+    the paragraphs, the PC's attack and the threat's), then the pursuit check and round.
+
+    >>> t = hm_turn(Dice("", 0, HM_SLOTS))
+    >>> t.numbers["scouted"], t.numbers["destroyed"], t.numbers["life"], t.numbers["pursued"], t.numbers["won"]
+    (True, False, 0, True, True)
+    >>> hm_turn(Dice("- / - / 6 6", 0, HM_SLOTS)).numbers["destroyed"]   # a special destroys the claw
+    True
+    >>> hm_turn(Dice("1 1", 0, HM_SLOTS)).numbers["scouted"]     # a recon fumble
+    False
+    """
+    from .. import hunters_moon as hm
+    from . import labels
+    from .format import josa
+    pc, body, th = HM_PC, HM_BODY, HM_THREAT
+    out = labels.HM_OUTCOMES
+    life = body["life"]
+    numbers: dict[str, object] = {"scouted": False, "destroyed": False, "life": life,
+                                  "pursued": None, "won": False, "hurt": 0}
+
+    # recon round
+    r_odds = hm.recon_odds(pc["brain"], HM_RECON_TARGET)
+    faces = dice.roll(0, 2)
+    recon = hm.check_result(*faces, pc["brain"], HM_RECON_TARGET)
+    scouted = recon in ("success", "special")
+    numbers["scouted"] = scouted
+    steps = [Step("정찰 라운드: 정찰판정", ("정찰 라운드", "hm-sec-recon"),
+                  f"괴물 본체(【생명력】 {body['life']}, 【방어치】 {body['defence']}, 레벨 {body['level']})의 패러그래프 "
+                  f"{th['paragraph']}에 위협 「{th['name']}」이 숨어 있습니다. PC(【무용】 {pc['might']}, 【두뇌】 {pc['brain']})는 "
+                  f"2D6 + 【두뇌】 {pc['brain']}로 GM이 정한 목표치 {HM_RECON_TARGET} 이상을 노립니다.",
+                  [(out[k], p) for k, p in r_odds.items()], 0,
+                  f"{faces[0]} + {faces[1]} + {pc['brain']} = {sum(faces) + pc['brain']}, {out[recon]}. "
+                  + (f"「{th['name']}」 카드가 드러나 앞면으로 놓입니다." if scouted else
+                     "카드가 드러나지 않아 이름만 적힌 채 난전에 들어갑니다."))]
+    counter = Step("정찰 펌블의 반격", ("정찰 라운드", "hm-sec-recon"))
+    if recon == "fumble":
+        dist = hm.recon_counterattack(body["level"])
+        hurt = dice.draw(1, dist)
+        numbers["hurt"] += hurt
+        counter.text = f"펌블이라 괴물이 반격합니다: 1D6 + 레벨 {body['level']}의 데미지를 모든 PC가 받습니다."
+        counter.slot, counter.result = 1, f"PC는 {josa(f'데미지 {hurt}', '을/를')} 받습니다."
+    else:
+        counter.skipped = "정찰판정이 펌블이 아니었습니다."
+    steps.append(counter)
+
+    destroyed, placed = False, scouted
+    for rnd, plot in enumerate(HM_PLOTS, start=1):
+        hit_slot, guard_slot = 2 * rnd, 2 * rnd + 1
+        state = hm.threat_state(plot, th["paragraph"], placed_before=placed)
+        pc_first = state != "acted"
+        steps.append(Step(f"난전 {rnd}라운드: 플롯과 순서", ("난전 라운드", "hm-sec-melee"),
+                          f"리프레쉬로 모두 미행동이 됩니다. PC는 주사위를 가려 {josa(f'플롯치 {plot}', '을/를')} 정하고, 공개한 뒤 "
+                          f"말을 {hm.paragraph_label(plot)}에 놓습니다. 패러그래프는 1부터 차례로 처리하므로 "
+                          + ("PC가 위협보다 먼저 움직입니다." if pc_first else
+                             f"패러그래프 {th['paragraph']}의 「{th['name']}」이 먼저 움직입니다.")))
+        attack = Step(f"난전 {rnd}라운드: PC의 공격", ("PC의 공격", "hm-sec-attack"))
+        guard = Step(f"난전 {rnd}라운드: 위협의 공격", ("방어판정", "hm-sec-defence"))
+        on_threat = not destroyed and pc_first and hm.can_target_threat(state)
+        # the PC's attack
+        faces = dice.roll(hit_slot, 2)
+        aim = th["defence"] if on_threat else body["defence"]
+        hit = hm.check_result(*faces, pc["might"], aim)
+        achieved = sum(faces) + pc["might"]
+        landed = hit in ("success", "special")
+        dealt = hm.pc_damage(pc["power"], plot, critical_achievement=achieved if hit == "special" else None).min
+        roll_text = f"{faces[0]} + {faces[1]} + {pc['might']} = {achieved}, {out[hit]}."
+        if on_threat:
+            d = hm.destroy_odds(pc["might"], th["defence"], pc["power"], plot, th["durability"])
+            attack.text = (f"「{th['name']}」이 미행동이라 목표로 고릅니다. 2D6 + 【무용】 {pc['might']} ≥ 【방어치】 "
+                           f"{th['defence']}. 데미지가 【내구도】 {th['durability']} 이상이면 격파하고, 본체 【생명력】이 "
+                           f"{d.body_loss} 줄어듭니다.")
+            attack.odds = [("명중", d.hit), ("격파", d.destroy)]
+            broke = landed and dealt >= th["durability"]
+            if broke:
+                destroyed, life = True, max(0, life - d.body_loss)
+            attack.result = roll_text + (f" {josa(f'데미지 {dealt}', '으로/로')} 격파합니다. 본체 【생명력】 {life}." if broke else
+                                         f" {josa(f'데미지 {dealt}', '으로/로')}는 격파하지 못합니다." if landed else "")
+        else:
+            loss = hm.body_attack_damage(pc["might"], body["defence"], pc["power"], plot)
+            why = ("「" + th["name"] + "」은 격파되었으므로" if destroyed else
+                   "「" + th["name"] + "」이 미행동이 아니라")
+            attack.text = (f"{why} 괴물 본체를 노립니다. 2D6 + 【무용】 {pc['might']} ≥ 【방어치】 {body['defence']}. "
+                           f"데미지는 무기 위력 {pc['power']} + 패러그래프 {plot}(스페셜이면 달성치를 더함).")
+            attack.odds = [("명중", 1 - loss.probability(0)), ("본체가 쓰러짐", loss.at_least(life))]
+            if landed:
+                life = max(0, life - dealt)
+            attack.result = roll_text + (f" 본체 【생명력】 −{dealt} → {life}." if landed else "")
+        attack.slot = hit_slot
+        # the threat's attack
+        acts = not destroyed and life > 0
+        if acts:
+            g_odds = hm.defence_odds(pc["defence"], th["attack_value"])
+            faces = dice.roll(guard_slot, 2)
+            g = hm.check_result(*faces, pc["defence"], th["attack_value"])
+            harm = hm.threat_damage(th["power"]).min
+            missed = g in ("success", "special")
+            numbers["hurt"] += 0 if missed else harm
+            guard.text = ((f"카드가 아직 없어 「{th['name']}」을 미행동으로 놓고, " if not placed else "")
+                          + f"「{th['name']}」이 공격합니다. PC는 2D6 + 카드가 정한 능력치 {pc['defence']} ≥ 【공격치】 {th['attack_value']}로 "
+                            f"막고, 실패하면 {josa(f'데미지 {harm}', '을/를')} 받습니다.")
+            guard.odds = [(out[k], p) for k, p in g_odds.items()]
+            guard.slot = guard_slot
+            guard.result = (f"{faces[0]} + {faces[1]} + {pc['defence']} = {sum(faces) + pc['defence']}, {out[g]}. "
+                            + ("막아 냅니다." if missed else f"PC는 {josa(f'데미지 {harm}', '을/를')} 받습니다."))
+            placed = True
+        else:
+            guard.skipped = (f"격파된 「{th['name']}」은 행동하지 못합니다(가정)." if destroyed else
+                             "본체가 쓰러져 전투가 끝났습니다.")
+        steps += [attack, guard] if pc_first else [guard, attack]
+        if life == 0:
+            break
+    numbers.update(destroyed=destroyed, life=life)
+
+    chase = Step("추격판정", ("추격", "hm-sec-pursuit"))
+    hunt = Step("추격 라운드의 공격", ("추격", "hm-sec-pursuit"))
+    if not hm.can_pursue(life):
+        chase.skipped = hunt.skipped = "본체의 【생명력】이 0이라 전투가 끝났습니다."
+    else:
+        p = hm.pursuit_odds(pc["brain"], body["defence"])
+        faces = dice.roll(6, 2)
+        c = hm.check_result(*faces, pc["brain"], body["defence"])
+        numbers["pursued"] = c in ("success", "special")
+        chase.text = (f"난전 2라운드가 끝나도 본체의 【생명력】이 {life} 남아 도망칩니다. PC는 2D6 + 【두뇌】 {pc['brain']} ≥ "
+                      f"본체의 【방어치】 {body['defence']}로 쫓습니다.")
+        chase.odds, chase.slot = [("추격 성공", p), ("놓침", 1 - p)], 6
+        chase.result = (f"{faces[0]} + {faces[1]} + {pc['brain']} = {sum(faces) + pc['brain']}, {out[c]}. "
+                        + ("추격 라운드가 하나 더 열립니다." if numbers["pursued"] else "괴물이 달아납니다."))
+        if not numbers["pursued"]:
+            hunt.skipped = "추격에 실패했습니다."
+        else:
+            loss = hm.body_attack_damage(pc["might"], body["defence"], pc["power"], HM_PURSUIT_PLOT, pursuit=True)
+            faces = dice.roll(7, 2)
+            h = hm.check_result(*faces, pc["might"], body["defence"])
+            hunt.text = (f"추격 라운드는 난전 3라운드로 셉니다. PC는 {hm.paragraph_label(HM_PURSUIT_PLOT)}에서 본체를 노리고, "
+                         f"이 라운드의 데미지는 모두 +1D6입니다.")
+            hunt.odds = [("명중", 1 - loss.probability(0)), ("본체가 쓰러짐", loss.at_least(life))]
+            hunt.slot = (7, 8) if h in ("success", "special") else 7
+            text = f"{faces[0]} + {faces[1]} + {pc['might']} = {sum(faces) + pc['might']}, {out[h]}."
+            if h in ("success", "special"):
+                dist = hm.pc_damage(pc["power"], HM_PURSUIT_PLOT, pursuit=True, critical_achievement=(
+                    sum(faces) + pc["might"] if h == "special" else None))
+                dealt = dice.draw(8, dist)
+                life = max(0, life - dealt)
+                text += f" 데미지 {dealt}, 본체 【생명력】 {life}."
+            hunt.result = text
+    steps += [chase, hunt]
+    course = hm.combat_course(False, numbers["life"], bool(numbers["pursued"]), life, body["level"],
+                              fell_in_first_round=False)
+    numbers.update(life=life, won=course.pcs_win)
+    steps.append(Step("전투의 끝", ("전투의 끝", "hm-sec-end"),
+                      (f"본체의 【생명력】이 0이 되어 PC가 이깁니다. 전과표를 레벨 수({course.spoils_rolls}번)만큼 씁니다."
+                       if course.pcs_win else f"본체는 【생명력】 {life}을 남기고 달아났습니다. 전과표는 쓰지 않습니다.")
+                      + f" 이 전투에서 PC가 받은 데미지는 모두 {numbers['hurt']}입니다."))
+    return Turn("헌터즈 문의 한 전투", steps, dice, numbers)
+
+
+@widget_factory
+def hm_turn_widget(uid: str = "hm-worked") -> LiveWidget:
+    """The Hunter's Moon combat, live: type any check's dice or a damage total, or roll again."""
+    return turn_widget(uid, hm_turn, HM_SLOTS, "한 전투 따라가기: 정찰, 난전 두 라운드, 추격", HM_EXAMPLES)
