@@ -433,3 +433,63 @@ def test_hm_bad_typed_dice_and_speed():
     for s in range(40):
         widget.answer({"dice": "", "seed": str(s)})
     assert (time.perf_counter() - start) / 40 < 0.05
+
+
+# --- the Basic Fantasy round ---------------------------------------------------------------------
+from widgets import bfrpg as bf  # noqa: E402
+from widgets.grid import Terrain  # noqa: E402
+
+BF_TEXTS = ["", "2", "14 / 3", "- / - / 4", "- / - / - / 6", "- / - / - / - / 20 / 6", "20 / 1 / 20 / 8",
+            "1 / - / 1 / - / 1"]
+
+
+def _bf_hits(face, bonus, ac):
+    return face == 20 or (face != 1 and face + bonus >= ac)     # the chapter's rule, written out
+
+
+@pytest.mark.parametrize("text", BF_TEXTS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 6])
+def test_bf_each_steps_odds_are_the_librarys(text, seed):
+    turn = t.bf_turn(t.Dice(text, seed, t.BF_SLOTS))
+    used = turn.dice.used
+    options = bf.move_options(Terrain(t.BF_SIZE, t.BF_SIZE, enemies={t.BF_GOBLIN_A, t.BF_GOBLIN_B}),
+                              t.BF_START, t.BF_RATE)
+    assert (turn.numbers["option"], turn.numbers["parting"]) == (
+        options.option(t.BF_DEST), options.parting_shots(t.BF_DEST)) == ("flee_walk", (t.BF_GOBLIN_A,))
+    shot = next(s for s in turn.steps if "분리 사격" == s.head[-5:])
+    bonus = t.BF_GOBLIN["bonus"] + bf.PARTING_SHOT_BONUS
+    assert dict(shot.odds)["명중"] == Fraction(sum(_bf_hits(f, bonus, t.BF_AC) for f in range(1, 21)), 20)
+    hp = t.BF_HP - (used[1][0] if _bf_hits(used[0][0], bonus, t.BF_AC) else 0)
+    attack = next(s for s in turn.steps if s.head == "도우버트의 공격")
+    goblin = t.BF_GOBLIN["hp"]
+    if hp <= 0:
+        assert attack.skipped and not turn.numbers["attacked"]
+    else:
+        assert dict(attack.odds)["명중"] == bf.attack_roll_odds(t.BF_BONUS, t.BF_GOBLIN["ac"])["hit"]
+        if _bf_hits(used[2][0], t.BF_BONUS, t.BF_GOBLIN["ac"]):
+            goblin -= used[3][0]
+            wound = next(s for s in turn.steps if s.head == "도우버트의 피해")
+            assert dict(wound.odds)["고블린 B가 쓰러짐"] == Fraction(max(0, 9 - t.BF_GOBLIN["hp"]), 8)
+        if goblin > 0 and _bf_hits(used[4][0], t.BF_GOBLIN["bonus"], t.BF_AC):
+            hp -= used[5][0]
+    assert (turn.numbers["hp"], turn.numbers["goblin_hp"]) == (hp, goblin)
+
+
+def test_bf_typed_dice_re_resolve_the_rest():
+    fell = t.bf_turn(t.Dice("14 / 3", 0, t.BF_SLOTS))         # 14 + 3 ≥ 15, 3 damage: HP 3 → 0
+    assert not fell.numbers["attacked"] and "일어나지 않음: 도우버트가 분리 사격에 쓰러졌습니다" in fell.html()
+    missed = t.bf_turn(t.Dice("2", 0, t.BF_SLOTS))
+    assert missed.numbers["hp"] == t.BF_HP - 0 - 0 or missed.numbers["attacked"]
+    killed = t.bf_turn(t.Dice("- / - / - / 6", 0, t.BF_SLOTS))
+    assert killed.numbers["goblin_hp"] <= 0 and "고블린 B가 쓰러졌습니다" in killed.html()
+
+
+def test_bf_bad_typed_dice_and_speed():
+    widget = t.bf_turn_widget()
+    assert "1번째 칸(고블린 A의 분리 사격 d20)" in widget.answer({"dice": "21", "seed": "0"})["error"]
+    assert "2번째 칸(분리 사격 피해 d6)" in widget.answer({"dice": "20 / 7", "seed": "0"})["error"]
+    check_static_table(widget)
+    start = time.perf_counter()
+    for s in range(40):
+        widget.answer({"dice": "", "seed": str(s)})
+    assert (time.perf_counter() - start) / 40 < 0.05

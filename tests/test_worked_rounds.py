@@ -23,9 +23,9 @@ from widgets.views import worked as w
 from widget_checks import check_static_table
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
-# Four chapters' worked rounds grew into whole turns (tests/test_turn.py);
+# Every chapter's worked round grew into whole turns (tests/test_turn.py);
 # their one-shot rounds stay in the library, checked below.
-WIDGETS = {"trench_crusade": turn.tc_turn_widget, "bfrpg": w.bf_round_widget, "pf2e": turn.pf_turn_widget,
+WIDGETS = {"trench_crusade": turn.tc_turn_widget, "bfrpg": turn.bf_turn_widget, "pf2e": turn.pf_turn_widget,
            "underface": turn.uf_turn_widget, "hunters_moon": turn.hm_turn_widget}
 
 
@@ -44,7 +44,7 @@ def test_chapter_ends_with_a_worked_round_section_holding_its_widget(chapter):
 
 
 @pytest.mark.parametrize("make", list(WIDGETS.values()) + [w.tc_round_widget, w.pf_round_widget, w.uf_round_widget,
-                                                 w.hm_round_widget])
+                                                 w.hm_round_widget, w.bf_round_widget])
 def test_static_table_covers_every_option(make):
     check_static_table(make(), rule_messages_allowed=True)
 
@@ -202,7 +202,7 @@ def test_hm_round_numbers_are_the_library(plot, scouted):
 
 
 @pytest.mark.parametrize("make", list(WIDGETS.values()) + [w.tc_round_widget, w.pf_round_widget, w.uf_round_widget,
-                                                 w.hm_round_widget])
+                                                 w.hm_round_widget, w.bf_round_widget])
 @pytest.mark.parametrize("bad", ["x", "", 10**9, -10**6])
 def test_bad_input_gives_a_korean_message(make, bad):
     widget = make()

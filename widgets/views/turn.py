@@ -225,6 +225,15 @@ class Turn:
         return self.text()
 
 
+def _plus(face: int, modifier: int) -> str:
+    """'14 + 3 = 17', '15 − 5 = 10': a die and its modifier, summed.
+
+    >>> _plus(15, -5)
+    '15 − 5 = 10'
+    """
+    return f"{face} {'+' if modifier >= 0 else '−'} {abs(modifier)} = {face + modifier}"
+
+
 def turn_widget(uid: str, play: Callable[[Dice], Turn], slots: Sequence[Slot], title: str,
                 examples: Sequence[str] = ()) -> LiveWidget:
     """The live widget of a walkthrough: a text box for typed dice (``examples`` ship in the
@@ -791,3 +800,125 @@ def hm_turn(dice: Dice) -> Turn:
 def hm_turn_widget(uid: str = "hm-worked") -> LiveWidget:
     """The Hunter's Moon combat, live: type any check's dice or a damage total, or roll again."""
     return turn_widget(uid, hm_turn, HM_SLOTS, "한 전투 따라가기: 정찰, 난전 두 라운드, 추격", HM_EXAMPLES)
+
+
+# --- Basic Fantasy: a round on the floor plan, leaving a melee, a parting shot -------------------
+
+BF_SIZE = 8
+BF_START, BF_GOBLIN_A, BF_GOBLIN_B, BF_DEST = (2, 2), (3, 2), (2, 7), (2, 6)
+BF_RATE, BF_BONUS, BF_AC, BF_HP, BF_SWORD = 30, 1, 15, 3, 8
+BF_GOBLIN = dict(bonus=1, ac=14, hp=4, damage=6)
+BF_SLOTS = (Slot("고블린 A의 분리 사격 d20", (14,)), Slot("분리 사격 피해 d6", (2,)),
+            Slot("도우버트의 공격 d20", (13,)), Slot("도우버트의 피해 d8", (3,)),
+            Slot("고블린 B의 공격 d20", (9,)), Slot("고블린 B의 피해 d6", (4,)))
+BF_EXAMPLES = ("2", "14 / 3", "- / - / 4", "- / - / - / 6", "- / - / - / - / 20 / 6")
+
+
+def bf_turn(dice: Dice) -> Turn:
+    """One Basic Fantasy round on the floor plan: Doughbert, engaged with goblin A, walks past
+    it to goblin B (a flight: A takes its parting shot at +2), attacks B, and B strikes back.
+
+    >>> t = bf_turn(Dice("", 0, BF_SLOTS))
+    >>> t.numbers["option"], t.numbers["feet"], t.numbers["parting"], t.numbers["hp"], t.numbers["goblin_hp"]
+    ('flee_walk', 20, ((3, 2),), 1, 1)
+    >>> bf_turn(Dice("14 / 3", 0, BF_SLOTS)).numbers["attacked"]    # Doughbert falls on the way
+    False
+    """
+    from .. import bfrpg as bf
+    from ..dice import die
+    from ..grid import Terrain
+    from . import labels
+    from .format import josa
+    terrain = Terrain(BF_SIZE, BF_SIZE, enemies={BF_GOBLIN_A, BF_GOBLIN_B})
+    options = bf.move_options(terrain, BF_START, BF_RATE)
+    option, feet = options.option(BF_DEST), options.feet(BF_DEST)
+    parting = options.parting_shots(BF_DEST)
+    hp, goblin_hp = BF_HP, BF_GOBLIN["hp"]
+    numbers: dict[str, object] = {"option": option, "feet": feet, "parting": parting, "attacked": False}
+    steps = [Step("이동: 근접전을 떠나기", ("이동", "bf-sec-move"),
+                  f"도우버트(이동 속도 {BF_RATE}피트, HP {BF_HP}, AC {BF_AC})는 칸 {BF_START}에서 고블린 A와 맞붙어 "
+                  f"있습니다. 마법사를 노리는 고블린 B(칸 {BF_GOBLIN_B})를 막으려고 칸 {BF_DEST}까지 갑니다.",
+                  result=f"{feet}피트: {labels.BF_MOVE_OPTIONS[option]}. "
+                         + (f"근접전에서 떠나는 상대 {len(parting)}명이 분리 사격을 합니다." if parting else
+                            "떠나는 상대가 없어 분리 사격이 없습니다."))]
+    for foe in parting:
+        bonus = BF_GOBLIN["bonus"] + bf.PARTING_SHOT_BONUS
+        odds = bf.attack_roll_odds(bonus, BF_AC)
+        face = dice.roll(0, 1, bf.ATTACK_DIE)[0]
+        hit = bf.attack_roll_hits(face, bonus, BF_AC)
+        shot = Step("고블린 A의 분리 사격", ("근접전과 분리 사격", "bf-sec-melee"),
+                    f"떠나는 도우버트의 등 뒤로 고블린 A가 +{bf.PARTING_SHOT_BONUS}를 받아 한 번 칩니다: "
+                    f"d20 {signed(bonus)} 대 AC {BF_AC}(1은 늘 빗나가고 20은 늘 맞음).",
+                    [("명중", odds["hit"]), ("빗나감", odds["miss"])], 0,
+                    f"{_plus(face, bonus)}, " + ("맞았습니다." if hit else "빗나갔습니다."))
+        steps.append(shot)
+        harm = Step("분리 사격의 피해", ("근접전과 분리 사격", "bf-sec-melee"))
+        if hit:
+            dist = die(BF_GOBLIN["damage"])
+            dealt = dice.draw(1, dist)
+            hp -= dealt
+            harm.text = f"고블린의 피해는 1d{BF_GOBLIN['damage']}, 도우버트의 HP는 {BF_HP}입니다."
+            harm.odds = [("도우버트가 쓰러짐", dist.at_least(BF_HP))]
+            harm.slot = 1
+            harm.result = f"피해 {dealt}, 도우버트의 HP {fmt_number(hp)}" + (": 쓰러집니다." if hp <= 0 else ".")
+        else:
+            harm.skipped = "분리 사격이 빗나갔습니다."
+        steps.append(harm)
+    attack = Step("도우버트의 공격", ("명중 굴림", "bf-sec-melee"))
+    wound = Step("도우버트의 피해", ("명중 굴림", "bf-sec-melee"))
+    if hp <= 0:
+        attack.skipped = wound.skipped = "도우버트가 분리 사격에 쓰러졌습니다."
+    elif not bf.can_attack_after(option):
+        attack.skipped = wound.skipped = "이 이동 뒤에는 공격할 수 없습니다."
+    else:
+        numbers["attacked"] = True
+        odds = bf.attack_roll_odds(BF_BONUS, BF_GOBLIN["ac"])
+        face = dice.roll(2, 1, bf.ATTACK_DIE)[0]
+        hit = bf.attack_roll_hits(face, BF_BONUS, BF_GOBLIN["ac"])
+        attack.text = (f"걸어서 떠났으므로 공격할 수 있습니다. 장검으로 고블린 B를 칩니다: d20 {signed(BF_BONUS)} "
+                       f"대 AC {BF_GOBLIN['ac']}.")
+        attack.odds, attack.slot = [("명중", odds["hit"]), ("빗나감", odds["miss"])], 2
+        attack.result = f"{_plus(face, BF_BONUS)}, " + ("맞았습니다." if hit else "빗나갔습니다.")
+        if hit:
+            dist = die(BF_SWORD)
+            dealt = dice.draw(3, dist)
+            goblin_hp -= dealt
+            wound.text = f"장검의 피해는 1d{BF_SWORD}, 고블린 B의 HP는 {BF_GOBLIN['hp']}입니다."
+            wound.odds, wound.slot = [("고블린 B가 쓰러짐", dist.at_least(BF_GOBLIN["hp"]))], 3
+            wound.result = f"피해 {dealt}, 고블린 B의 HP {fmt_number(goblin_hp)}" + (": 쓰러집니다." if goblin_hp <= 0 else ".")
+        else:
+            wound.skipped = "도우버트의 공격이 빗나갔습니다."
+    steps += [attack, wound]
+    back = Step("고블린 B의 공격", ("명중 굴림", "bf-sec-melee"))
+    back_harm = Step("고블린 B의 피해", ("명중 굴림", "bf-sec-melee"))
+    if hp <= 0:
+        back.skipped = back_harm.skipped = "도우버트가 이미 쓰러졌습니다."
+    elif goblin_hp <= 0:
+        back.skipped = back_harm.skipped = "고블린 B가 쓰러졌습니다."
+    else:
+        odds = bf.attack_roll_odds(BF_GOBLIN["bonus"], BF_AC)
+        face = dice.roll(4, 1, bf.ATTACK_DIE)[0]
+        hit = bf.attack_roll_hits(face, BF_GOBLIN["bonus"], BF_AC)
+        back.text = f"고블린 B가 도우버트를 칩니다: d20 {signed(BF_GOBLIN['bonus'])} 대 AC {BF_AC}."
+        back.odds, back.slot = [("명중", odds["hit"]), ("빗나감", odds["miss"])], 4
+        back.result = f"{_plus(face, BF_GOBLIN['bonus'])}, " + (
+            "맞았습니다." if hit else "빗나갔습니다.")
+        if hit:
+            dist = die(BF_GOBLIN["damage"])
+            dealt = dice.draw(5, dist)
+            before = hp
+            hp -= dealt
+            back_harm.text = f"고블린의 피해는 1d{BF_GOBLIN['damage']}, 도우버트의 HP는 {fmt_number(before)}입니다."
+            back_harm.odds, back_harm.slot = [("도우버트가 쓰러짐", dist.at_least(before))], 5
+            back_harm.result = f"피해 {dealt}, 도우버트의 HP {fmt_number(hp)}" + (": 쓰러집니다." if hp <= 0 else ".")
+        else:
+            back_harm.skipped = "고블린 B의 공격이 빗나갔습니다."
+    steps += [back, back_harm]
+    numbers.update(hp=hp, goblin_hp=goblin_hp)
+    return Turn("베이식 판타지의 한 라운드", steps, dice, numbers)
+
+
+@widget_factory
+def bf_turn_widget(uid: str = "bf-worked") -> LiveWidget:
+    """The Basic Fantasy round, live: type any d20 or damage die, or roll again."""
+    return turn_widget(uid, bf_turn, BF_SLOTS, "한 라운드 따라가기: 이동, 분리 사격, 공격", BF_EXAMPLES)
