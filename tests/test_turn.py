@@ -151,7 +151,11 @@ def test_tc_seed_is_deterministic_and_seeds_differ():
     ("- / 6 6 / 5 4 2", "3번째 칸(비토의 부상)"), ("1/2/3/4/5/6", "칸이 6개"),
     ("- / 3.5 4", "2번째 칸(루카의 명중)")])
 def test_tc_bad_typed_dice_give_a_korean_message_naming_the_step(typed, words):
-    answer = t.tc_turn_widget().answer({"dice": typed, "seed": "0"})
+    _refused(t.tc_turn_widget, typed, words)
+
+
+def _refused(make, typed, words):
+    answer = make().answer({"dice": typed, "seed": "0"})
     assert words in answer["error"] and "Traceback" not in answer["error"]
 
 
@@ -159,15 +163,6 @@ def test_tc_full_width_digits_are_read():
     assert _tc("１ / ６ ６").dice.used[0] == (1,)
     assert _tc("- / ６ ６").numbers["hit"] == "critical"
 
-
-def test_tc_widget_table_and_speed():
-    widget = t.tc_turn_widget()
-    check_static_table(widget)
-    assert widget.origin["factory"] == "tc_turn_widget"
-    start = time.perf_counter()
-    for s in range(40):
-        widget.answer({"dice": "", "seed": str(s)})
-    assert (time.perf_counter() - start) / 40 < 0.05
 
 
 # --- the Pathfinder 2e turn ----------------------------------------------------------------------
@@ -239,16 +234,6 @@ def test_pf_typed_dice_re_resolve_the_rest():
     assert t.pf_turn(t.Dice("- / - / 2", 0, t.PF_SLOTS)).numbers["targets"] == ["A", "A", "A"]
 
 
-def test_pf_bad_typed_dice_and_speed():
-    widget = t.pf_turn_widget()
-    assert "2번째 칸(행동 1의 피해)" in widget.answer({"dice": "- / 9", "seed": "0"})["error"]
-    assert "1번째 칸(행동 1의 d20)" in widget.answer({"dice": "0", "seed": "0"})["error"]
-    check_static_table(widget)
-    start = time.perf_counter()
-    for s in range(40):
-        widget.answer({"dice": "", "seed": str(s)})
-    assert (time.perf_counter() - start) / 40 < 0.05
-
 
 # --- on the built site: a reader types dice on a phone ---------------------------------------------
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True)
@@ -256,7 +241,10 @@ PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_m
 
 @pytest.mark.parametrize("chapter,uid,typed,seen", [
     ("trench_crusade", "tc-worked", "２", "일어나지 않음: 돌격이 닿지 않아"),       # off the table: the engine
-    ("pf2e", "pf-worked", "20 / 8", "행동 2: 투창으로 오크 B 타격")])
+    ("pf2e", "pf-worked", "20 / 8", "행동 2: 투창으로 오크 B 타격"),
+    ("underface", "uf-worked", "７０", "일어나지 않음: 명중하지 않아"),
+    ("hunters_moon", "hm-worked", "- / - / 6 6", "격파합니다"),
+    ("bfrpg", "bf-worked", "14 / 3", "도우버트가 분리 사격에 쓰러졌습니다")])
 def test_on_a_phone_typed_dice_re_resolve_the_turn_like_the_library(browser, site_url, chapter, uid,
                                                                     typed, seen):
     import html as html_lib
@@ -352,16 +340,6 @@ def test_uf_seeded_damage_is_drawn_with_the_exact_weights():
         assert abs(counts[value] / 3000 - p) < 5 * (float(p * (1 - p)) / 3000) ** 0.5 + 1e-9
 
 
-def test_uf_bad_typed_dice_and_speed():
-    widget = t.uf_turn_widget()
-    assert "3번째 칸(피해 합계)" in widget.answer({"dice": "- / - / 99", "seed": "0"})["error"]
-    assert "2번째 칸(가람의 막기 D100)" in widget.answer({"dice": "- / 101", "seed": "0"})["error"]
-    check_static_table(widget)
-    start = time.perf_counter()
-    for s in range(40):
-        widget.answer({"dice": "", "seed": str(s)})
-    assert (time.perf_counter() - start) / 40 < 0.05
-
 
 # --- the Hunter's Moon combat --------------------------------------------------------------------
 from widgets import hunters_moon as hm  # noqa: E402
@@ -423,17 +401,6 @@ def test_hm_typed_dice_re_resolve_the_rest():
     assert lost.numbers["pursued"] is False and not lost.numbers["won"]
 
 
-def test_hm_bad_typed_dice_and_speed():
-    widget = t.hm_turn_widget()
-    assert "1번째 칸(정찰판정)" in widget.answer({"dice": "7 1", "seed": "0"})["error"]
-    assert "9번째 칸(추격 데미지 합계)" in widget.answer(
-        {"dice": "- / - / - / - / - / - / - / 6 6 / 99", "seed": "0"})["error"]
-    check_static_table(widget)
-    start = time.perf_counter()
-    for s in range(40):
-        widget.answer({"dice": "", "seed": str(s)})
-    assert (time.perf_counter() - start) / 40 < 0.05
-
 
 # --- the Basic Fantasy round ---------------------------------------------------------------------
 from widgets import bfrpg as bf  # noqa: E402
@@ -484,11 +451,26 @@ def test_bf_typed_dice_re_resolve_the_rest():
     assert killed.numbers["goblin_hp"] <= 0 and "고블린 B가 쓰러졌습니다" in killed.html()
 
 
-def test_bf_bad_typed_dice_and_speed():
-    widget = t.bf_turn_widget()
-    assert "1번째 칸(고블린 A의 분리 사격 d20)" in widget.answer({"dice": "21", "seed": "0"})["error"]
-    assert "2번째 칸(분리 사격 피해 d6)" in widget.answer({"dice": "20 / 7", "seed": "0"})["error"]
+
+# --- every walkthrough: refusals naming the roll, the page table, speed ---------------------------
+TURN_WIDGETS = [t.tc_turn_widget, t.pf_turn_widget, t.uf_turn_widget, t.hm_turn_widget, t.bf_turn_widget]
+
+
+@pytest.mark.parametrize("make,typed,words", [
+    (t.pf_turn_widget, "- / 9", "2번째 칸(행동 1의 피해)"), (t.pf_turn_widget, "0", "1번째 칸(행동 1의 d20)"),
+    (t.uf_turn_widget, "- / - / 99", "3번째 칸(피해 합계)"), (t.uf_turn_widget, "- / 101", "2번째 칸(가람의 막기 D100)"),
+    (t.hm_turn_widget, "7 1", "1번째 칸(정찰판정)"),
+    (t.hm_turn_widget, "- / - / - / - / - / - / - / 6 6 / 99", "9번째 칸(추격 데미지 합계)"),
+    (t.bf_turn_widget, "21", "1번째 칸(고블린 A의 분리 사격 d20)"), (t.bf_turn_widget, "20 / 7", "2번째 칸(분리 사격 피해 d6)")])
+def test_bad_typed_dice_give_a_korean_message_naming_the_roll(make, typed, words):
+    _refused(make, typed, words)
+
+
+@pytest.mark.parametrize("make", TURN_WIDGETS)
+def test_widget_table_origin_and_speed(make):
+    widget = make()
     check_static_table(widget)
+    assert widget.origin["factory"] == make.__name__
     start = time.perf_counter()
     for s in range(40):
         widget.answer({"dice": "", "seed": str(s)})
