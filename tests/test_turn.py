@@ -475,3 +475,16 @@ def test_widget_table_origin_and_speed(make):
     for s in range(40):
         widget.answer({"dice": "", "seed": str(s)})
     assert (time.perf_counter() - start) / 40 < 0.05
+
+
+@pytest.mark.parametrize("chapter,make", [("trench_crusade", t.tc_turn_widget), ("pf2e", t.pf_turn_widget),
+                                          ("underface", t.uf_turn_widget), ("hunters_moon", t.hm_turn_widget),
+                                          ("bfrpg", t.bf_turn_widget)])
+def test_every_rule_a_step_names_links_a_section_of_its_built_chapter(site_url, chapter, make):
+    import re
+    from conftest import SITE
+    page = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+    ids = set(re.findall(r'id="([^"]+)"', page))
+    widget = make()
+    anchors = {a for v in widget.page_settings() for a in re.findall(r'href="#([^"]+)"', widget.shown(**v).html)}
+    assert len(anchors) >= 2 and anchors <= ids, sorted(anchors - ids)
