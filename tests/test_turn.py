@@ -488,3 +488,16 @@ def test_every_rule_a_step_names_links_a_section_of_its_built_chapter(site_url, 
     widget = make()
     anchors = {a for v in widget.page_settings() for a in re.findall(r'href="#([^"]+)"', widget.shown(**v).html)}
     assert len(anchors) >= 2 and anchors <= ids, sorted(anchors - ids)
+
+
+def test_in_jupyter_typed_dice_and_the_seed_re_resolve_the_turn():
+    from widget_checks import JupyterView
+    view = JupyterView(t.tc_turn_widget())
+    assert "대성공" in view.out                                   # the book's example dice
+    view.type("dice", "１")
+    assert "일어나지 않음: 돌격이 닿지 않아" in view.out and view.status == ""
+    view.type("dice", "9")
+    assert "1번째 칸(루카의 돌격)" in view.status
+    view.type("dice", "")
+    view.type("seed", "5")
+    assert t.tc_turn_widget().shown(dice="", seed=5).html in view.out
