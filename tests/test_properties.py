@@ -179,6 +179,14 @@ BASE: dict[str, tuple[tuple, dict]] = {
     "hunters_moon.check_result": ((4, 2, 3, 9), {}), "pf2e.approach_options": ((15,), {"enemy_reach": 10}),
     "pf2e.stride_segments": ((5, 15), {"enemy_reach": 10}),
     "underface.opposed_result": ((23, 50, 31, 35), {}),
+    # the actual-dice readings the whole-turn walkthroughs use (widgets/views/turn.py)
+    "trench_crusade.success_result": (([6, 2, 3], -1), {"modifier": 0}),
+    "trench_crusade.injury_result": (([5, 4, 2, 1], 2, 1), {"modifier": 0, "bloodbath": False}),
+    "trench_crusade.markers_after_injury": ((1, "down"), {"down": False}),
+    "trench_crusade.charge_reaches": ((6, 10, 3), {}),
+    "pf2e.strike_damage": ((8, 1, 4), {"critical": False}),
+    "pf2e.damage_of_roll": (([5], 8, 4), {"critical": False}),
+    "underface.check_result": ((10, 50), {"hard": False, "penalty": 0}),
 }
 
 # Arguments that take a value of another kind on purpose (a name or a number, a Dist or text...)
