@@ -51,24 +51,30 @@ def _tag_marks(app, doctree) -> None:
 
 
 class SideNotesInsideLists(SphinxPostTransform):
-    """The theme puts a side note whose footnote sits in a list item (or a table cell) just
-    before that item, which makes a ``<span>`` a child of ``<ol>``/``<ul>``/``<tr>`` (invalid
-    HTML; axe: "list element has direct children that are not allowed"). Move it to the start
-    of the item it belongs to: it floats into the margin from there all the same."""
+    """The theme places a side note whose footnote sits in a list item (or a table cell) twice:
+    once just before that item, which makes a ``<span>`` a child of ``<ol>``/``<ul>``/``<tr>``
+    (invalid HTML; axe: "list element has direct children that are not allowed"), and once,
+    hidden on a wide screen (``d-n``), beside its number. A list item does not clip a float,
+    so keep only the copy beside its number and show it as the theme shows any other side note
+    (in the margin on a wide screen, under the line on a phone, under the line in print)."""
 
     default_priority = 2          # after sphinx-book-theme's HandleFootnoteTransform (1)
     formats = ("html",)
 
     def run(self, **kwargs) -> None:
         for note in list(self.document.findall(nodes.inline)):
-            if not {"sidenote", "marginnote"} & set(note["classes"]):
-                continue
+            kinds = {"sidenote", "marginnote"} & set(note["classes"])
             parent = note.parent
-            if not isinstance(parent, (nodes.bullet_list, nodes.enumerated_list, nodes.row)):
+            if not kinds or not isinstance(parent, (nodes.bullet_list, nodes.enumerated_list, nodes.row)):
                 continue
             item = parent[parent.index(note) + 1]
+            twins = [n for n in item.findall(nodes.inline) if "d-n" in n["classes"]
+                     and kinds & set(n["classes"]) and n.astext() == note.astext()]
             parent.remove(note)
-            item.insert(0, note)
+            if twins:
+                twins[0]["classes"].remove("d-n")
+            else:                  # no twin found: keep the note, inside the item
+                item.insert(0, note)
 
 
 def setup(app):

@@ -1049,10 +1049,11 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
             run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
                         f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
                         "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
-        return Shown(status_html(r) + "<p>격자의 숫자는 이동 비용(피트)이고, 근접전을 유지하는 걸음은 두 배로 "
-                     "셉니다. 아래 표는 실제로 걷는 거리(피트)를 적고, 두 배로 센 비용을 곁에 두었습니다. "
-                     "원문의 한도도 걷는 거리입니다.</p>" + grid_table_html(res) + run_note
-                     + Table(["칸", "이동 방식", "걷는 거리 (피트)", "원문"], rows, row_heads=False).html())
+        return Shown(status_html(r) + "<p>격자의 숫자는 이동 비용(피트, 근접전을 유지하는 걸음은 두 배로 셈)입니다. "
+                     "아래 표에는 실제로 걷는 거리(피트)를 적고, 두 배로 센 값을 곁에 두었습니다.</p>"
+                     + grid_table_html(res) + run_note
+                     + Table(["칸", "이동 방식", "실제로 걷는 거리 (피트)", "원문 (걷는 피트)"], rows,
+                             row_heads=False).html())
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
                                                          30: "30피트", 40: "40피트"}, 0)],

@@ -443,9 +443,9 @@ def armor_widget(uid: str = "uf-armor") -> LiveWidget:
             ["HP를 하나도 잃지 않을 확률", bare.probability(0), loss.probability(0)],
             ["공격 한 번에 잃는 HP 평균", number_cell(fmt.approx(bare.mean())),
              number_cell(fmt.approx(loss.mean()))]])
-        verdict = ("이 방어구를 입으면 평상복보다 HP를 덜 잃습니다" if loss.mean() < bare.mean() else
-                   "이 방어구를 입으면 회피가 떨어지는 만큼 평상복보다 HP를 더 잃습니다" if loss.mean() > bare.mean() else
-                   "평상복과 같습니다")
+        verdict = ("이 방어구를 입으면 평상복보다 덜 다칩니다" if loss.mean() < bare.mean() else
+                   "이 방어구를 입으면 회피가 떨어지는 만큼 평상복보다 더 다칩니다"
+                   if loss.mean() > bare.mean() else "이 방어구를 입어도 평상복만큼 다칩니다")
         text = (f"<p>{_E(armor)}: 회피에 {_E(a.penalty_label)}, 피해 −{a.armor_value}. "
                 f"공격 기능 {ex['attack']}인 상대의 {_E(weapon)} 공격 한 번을 회피할 때 {verdict}.</p>"
                 + table.html())
