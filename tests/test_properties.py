@@ -187,6 +187,14 @@ BASE: dict[str, tuple[tuple, dict]] = {
                        {"first": "b"}),
     "hunters_moon.round_loss": (([(2, 3, 3), (1, 4, 2)], 9), {"doom": 1, "pursuit": True}),
     "hunters_moon.hunt": (([(2, 3, 3), (1, 4, 2)], 9, 20), {"doom": 1}),
+    # the actual-dice readings the whole-turn walkthroughs use (widgets/views/turn.py)
+    "trench_crusade.success_result": (([6, 2, 3], -1), {"modifier": 0}),
+    "trench_crusade.injury_result": (([5, 4, 2, 1], 2, 1), {"modifier": 0, "bloodbath": False}),
+    "trench_crusade.markers_after_injury": ((1, "down"), {"down": False}),
+    "trench_crusade.charge_reaches": ((6, 10, 3), {}),
+    "pf2e.hit_damage": ((8, 1, 4), {"critical": False}),
+    "pf2e.damage_of_roll": (([5], 8, 4), {"critical": False}),
+    "underface.check_result": ((10, 50), {"hard": False, "penalty": 0}),
 }
 
 # Arguments that take a value of another kind on purpose (a name or a number, a Dist or text...)

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from . import limits
 from .damage import from_probabilities, parse_damage
-from .dice import Dist, die
+from .dice import Dist, dice_sum, die
 from .errors import RuleInputError, require_bool, require_int, require_odds, shown
 from .fight import Chain, FightOdds, walk
 from .ranges import RangeBands
@@ -397,6 +397,48 @@ def strike_odds(bonus: object, ac: object, *, attack_number: object = 1, agile: 
     if require_bool(off_guard, "off_guard", "무방비"):
         target += OFF_GUARD_PENALTY
     return degree_odds(total, target)
+
+
+#: A critical hit doubles the damage (supplementary rule, Player Core: roll once, double the total).
+CRITICAL_DAMAGE_MULTIPLIER = 2
+#: Largest damage dice a Strike here takes (count and sides) and its largest flat modifier.
+MAX_DAMAGE_DICE, MAX_DAMAGE_SIDES = 20, 20
+
+
+def _damage_args(sides: object, count: object, modifier: object) -> tuple[int, int, int]:
+    return (require_int(sides, "sides", "피해 주사위 면 수", 2, MAX_DAMAGE_SIDES),
+            require_int(count, "count", "피해 주사위 개수", 1, MAX_DAMAGE_DICE),
+            require_int(modifier, "modifier", "피해 수정치", 0, MODIFIER_LIMIT))
+
+
+def hit_damage(sides: object, count: object = 1, modifier: object = 0,
+               critical: object = False) -> Dist:
+    """Damage of one hit, exactly: ``count``d``sides`` + ``modifier``; a critical hit doubles it
+    (:data:`CRITICAL_DAMAGE_MULTIPLIER`, supplementary rule).
+
+    >>> hit_damage(8, modifier=4).min, hit_damage(8, modifier=4, critical=True).max
+    (5, 24)
+    """
+    sides, count, modifier = _damage_args(sides, count, modifier)
+    hit = dice_sum(count, sides) + modifier
+    if require_bool(critical, "critical", "대성공"):
+        return hit.map(lambda total: total * CRITICAL_DAMAGE_MULTIPLIER)
+    return hit
+
+
+def damage_of_roll(faces: Sequence[int], sides: object, modifier: object = 0,
+                   critical: object = False) -> int:
+    """Damage of actual dice (the faces of :func:`hit_damage`'s dice).
+
+    >>> damage_of_roll([5], 8, 4), damage_of_roll([4], 8, 4, critical=True)
+    (9, 16)
+    """
+    sides, _, modifier = _damage_args(sides, 1, modifier)
+    if not isinstance(faces, (list, tuple)) or not 1 <= len(faces) <= MAX_DAMAGE_DICE:
+        raise RuleInputError(f"faces must be a list of 1 to {MAX_DAMAGE_DICE} dice",
+                             f"피해 주사위 눈은 1~{MAX_DAMAGE_DICE}개의 목록이어야 합니다.")
+    total = sum(require_int(f, "face", "피해 주사위 눈", 1, sides) for f in faces) + modifier
+    return total * CRITICAL_DAMAGE_MULTIPLIER if require_bool(critical, "critical", "대성공") else total
 
 
 def save_odds(save_modifier: object, dc: object) -> dict[str, Fraction]:

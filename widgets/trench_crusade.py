@@ -345,6 +345,74 @@ def roll_size(dice: int = 0, kept: int = 2) -> tuple[int, int]:
     return keep + abs(net), keep
 
 
+def _chart_key(chart, total: int) -> str:
+    for key, _, lo, hi in chart:
+        if (lo is None or total >= lo) and (hi is None or total <= hi):
+            return key
+    raise ValueError(total)   # the charts are open-ended: unreachable
+
+
+def success_result(rolls: list[int], dice: int = 0, modifier: int = 0) -> str:
+    """The success chart's result of actual dice: ``'failure'``, ``'success'`` or ``'critical'``
+    (the two kept faces of :func:`kept_total` plus ``modifier``).
+
+    >>> success_result([6, 6]), success_result([6, 2, 3], dice=-1), success_result([3, 4])
+    ('critical', 'failure', 'success')
+    """
+    return _chart_key(SUCCESS_CHART, kept_total(rolls, dice) + _check_modifier(modifier))
+
+
+def injury_result(rolls: list[int], dice: int = 0, armour: int = 0, modifier: int = 0,
+                  bloodbath: bool = False) -> tuple[int, str]:
+    """The injury chart's total and result of actual dice (supplementary chart): the kept faces
+    (2, or 3 with a bloodbath; the highest for +DICE, the lowest for −DICE) less ``armour``.
+
+    >>> injury_result([5, 4, 2, 1], dice=2, armour=1)
+    (8, 'down')
+    >>> injury_result([1, 2, 6], bloodbath=True)
+    (9, 'out_of_action')
+    """
+    net, mod = _check_dice(dice), _check_modifier(modifier)
+    armour = require_int(armour, "armour", "갑옷", 0, 20)
+    thrown, kept = roll_size(net, 2 + int(require_bool(bloodbath, "bloodbath", "유혈낭자")))
+    faces = [require_int(r, "roll", "주사위 눈", 1, 6)
+             for r in islice(rolls if hasattr(rolls, "__iter__") and not isinstance(rolls, str)
+                             else [rolls], thrown + 1)]
+    if len(faces) != thrown:
+        raise RuleInputError(f"this injury roll throws {thrown} dice, got {len(faces)}",
+                             f"이 부상 굴림은 주사위 {thrown}개를 굴립니다 (입력: {len(faces)}개).")
+    total = dice_lib.kept_total(faces, kept, highest=net >= 0) + mod - armour
+    return total, _chart_key(INJURY_CHART, total)
+
+
+#: Blood markers an injury result puts on the model (chart, supplementary); a model already
+#: Down that is Downed again takes :data:`DOWN_AGAIN_MARKERS`.
+INJURY_MARKERS = {"no_effect": 0, "minor_hit": 1, "down": 1, "out_of_action": 0}
+DOWN_AGAIN_MARKERS = 2
+
+
+def markers_after_injury(markers: int, result: str, down: bool = False) -> int:
+    """Blood markers a model carries after an injury result (``down``: it was Down already).
+
+    >>> markers_after_injury(1, "down"), markers_after_injury(1, "down", down=True)
+    (2, 3)
+    """
+    markers = require_int(markers, "markers", "유혈 표식", 0, 1000)
+    result = require_choice(result, "result", "부상 결과", tuple(INJURY_MARKERS))
+    if result == "down" and require_bool(down, "down", "중상 여부"):
+        return markers + DOWN_AGAIN_MARKERS
+    return markers + INJURY_MARKERS[result]
+
+
+def charge_reaches(movement: object, distance: object, face: int) -> bool:
+    """Whether a charge with this D6 face ends within 1" of the target (:func:`charge_roll_needed`).
+
+    >>> charge_reaches(6, 10, 3), charge_reaches(6, 10, 2)
+    (True, False)
+    """
+    return require_int(face, "face", "돌격 주사위 눈", 1, 6) >= charge_roll_needed(movement, distance)
+
+
 #: Results of one attack, from the success roll to the injury chart.
 ATTACK_RESULTS = ("miss",) + tuple(key for key, _, _, _ in INJURY_CHART)
 

@@ -333,6 +333,23 @@ def check_odds(skill: int, *, hard: bool = False, penalty: str | int = 0,
             "failure": Fraction(100 - success - fumble, 100), "fumble": Fraction(fumble, 100)}
 
 
+def check_result(roll: int, skill: int, *, hard: bool = False, penalty: str | int = 0,
+                 settings: CheckSettings = DEFAULT_SETTINGS) -> str:
+    """The result (a key of :data:`CHECK_RESULTS`) of one actual D100 ``roll`` of a check, as
+    :func:`check_odds` counts it.
+
+    >>> check_result(10, 50), check_result(11, 50), check_result(51, 50), check_result(96, 99)
+    ('special', 'success', 'failure', 'fumble')
+    """
+    settings = _settings(settings)
+    roll = require_int(roll, "roll", "D100 굴림", 1, 100)
+    target = effective_target(skill, hard=hard, penalty=penalty, settings=settings)
+    if roll >= settings.fumble_from:
+        return "fumble"
+    ok, special, _ = _roll_class(roll, target, settings)
+    return "special" if special else "success" if ok else "failure"
+
+
 #: Korean labels of the :func:`opposed_odds` keys (the outcomes of one attack).
 OUTCOME_LABELS = {
     "attacker_wins": "명중 (보통 피해)",
