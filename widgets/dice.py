@@ -697,6 +697,10 @@ def kept_total(rolls: Iterable[int], kept: int, highest: bool) -> int:
     return sum(chosen)
 
 
+#: Most grades a graded result has (:func:`or_better`).
+MAX_GRADES = 64
+
+
 def or_better(odds: Mapping[str, Fraction], order: Iterable[str]) -> dict[str, Fraction]:
     """Each grade of a graded result "or better": ``odds`` is an exact odds table (what one of
     the library's ``…_odds`` functions returns) and ``order`` its keys from the best grade down;
@@ -711,7 +715,10 @@ def or_better(odds: Mapping[str, Fraction], order: Iterable[str]) -> dict[str, F
     ...
     widgets.errors.RuleInputError: odds must be an exact odds table of 'hit', got {'hit': Fraction(1, 2), 'miss': Fractio…
     """
-    order = tuple(order)
+    order = tuple(require_items(order, "order", "등급 순서", MAX_GRADES))
+    if not all(isinstance(key, str) for key in order):
+        raise RuleInputError(f"order must name grades as text, got {shown(order)}",
+                             f"등급 순서는 등급 이름(글자)으로 적어야 합니다 (입력값: {shown(order)}).")
     if len(set(order)) != len(order):
         raise RuleInputError(f"order must name each grade once, got {shown(order)}",
                              f"등급 순서에는 각 등급이 한 번씩만 있어야 합니다 (입력값: {shown(order)}).")
