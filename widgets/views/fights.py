@@ -227,20 +227,26 @@ def exact_text(p: Fraction) -> str:
 def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]]:
     """One fight step by step (the worked examples): what ended at each step and where the fight
     stands after it, exact, from the library's ``FightOdds``; then where it stands when the
-    listing stops."""
+    listing stops. One short sentence per number (an exact fraction can be long).
+
+    >>> from widgets.fight import FightOdds
+    >>> odds = FightOdds(("down",), [{"down": Fraction(1, 2)}], Fraction(1, 2))
+    >>> walk_steps(odds, DOWN)
+    [('1턴:', '이번 턴에 쓰러짐 1/2 (50.00%). 여기까지 누적 쓰러짐 1/2 (50.00%). 아직 서 있음 1/2 (50.00%).')]
+    """
     out = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
     for k in range(1, min(odds.steps, most) + 1):
-        now = ", ".join(f"{label} {exact_text(odds.ends[k - 1][key])}" for key, label, _ in layout.results)
-        total = ", ".join(f"{label} {exact_text(cums[key][k - 1])}" for key, label, _ in layout.results)
+        now = " ".join(f"이번 {layout.step}에 {label} {exact_text(odds.ends[k - 1][key])}."
+                       for key, label, _ in layout.results)
+        total = " ".join(f"여기까지 누적 {label} {exact_text(cums[key][k - 1])}."
+                         for key, label, _ in layout.results)
         out.append((f"{layout.step_name(k)}:",
-                    f"이 {layout.step}에 끝날 확률은 {now}. 여기까지 누적하면 {total}, "
-                    f"{layout.rest} {exact_text(1 - odds.ended(by=k))}."))
+                    f"{now} {total} {layout.rest} {exact_text(1 - odds.ended(by=k))}."))
     if odds.steps > most:
-        total = ", ".join(f"{label} {exact_text(odds.chance(key))}" for key, label, _ in layout.results)
+        total = " ".join(f"누적 {label} {exact_text(odds.chance(key))}." for key, label, _ in layout.results)
         out.append((f"{layout.step_name(odds.steps)}까지:",
-                    f"계산을 멈춘 {layout.step_name(odds.steps)}까지 누적하면 {total}, "
-                    f"{layout.rest} {exact_text(odds.rest)}."))
+                    f"계산은 여기서 멈춥니다. {total} {layout.rest} {exact_text(odds.rest)}."))
     return out
 
 
