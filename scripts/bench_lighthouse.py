@@ -5,6 +5,8 @@ simulated slow 4G) against Debian's chromium, a few times, and prints the median
 - the performance score (0–100; the issue's bar is at least 95);
 - first contentful paint (FCP, s; the bar is at most 1.8 s);
 - largest contentful paint (LCP, s);
+- total blocking time (TBT, ms: long tasks of the main thread between FCP and interactive; it
+  weighs 30% of the score and grows when the machine is busy with other work);
 and the render-blocking files Lighthouse names in the last run (with its estimated saving).
 
 Two sites (``--site OLD --site NEW``) are measured in one session, alternately page by page, so
@@ -109,6 +111,7 @@ def audit(command: list[str], url: str) -> dict:
     return {"score": round(100 * (report["categories"]["performance"]["score"] or 0)),
             "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
             "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
+            "tbt": audits["total-blocking-time"]["numericValue"],
             "blocking": [(item["url"].rsplit("/", 1)[-1].split("?")[0], item.get("wastedMs", 0))
                          for item in blocking]}
 
@@ -134,7 +137,8 @@ def main() -> int:
           f"served gzip; median of {args.runs} runs")
     for n, s in zip(names, sites):
         print(f"  build {n}: {s}")
-    print(f"  {'page':28} {'build':>5} {'score':>5} {'FCP s':>6} {'LCP s':>6}   runs (score/FCP/LCP)")
+    print(f"  {'page':28} {'build':>5} {'score':>5} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>6}   "
+          "runs (score/FCP/LCP/TBT)")
     failed = False
     try:
         for page in pages:
@@ -147,10 +151,11 @@ def main() -> int:
                 score = statistics.median(r["score"] for r in got)
                 fcp = statistics.median(r["fcp"] for r in got)
                 lcp = statistics.median(r["lcp"] for r in got)
+                tbt = statistics.median(r["tbt"] for r in got)
                 meets = score >= SCORE_BAR and fcp <= FCP_BAR
                 failed |= n == names[-1] and not meets
-                print(f"  {page:28} {n:>5} {score:5.0f} {fcp:6.2f} {lcp:6.2f}   "
-                      + ", ".join(f"{r['score']}/{r['fcp']:.2f}/{r['lcp']:.2f}" for r in got)
+                print(f"  {page:28} {n:>5} {score:5.0f} {fcp:6.2f} {lcp:6.2f} {tbt:6.0f}   "
+                      + ", ".join(f"{r['score']}/{r['fcp']:.2f}/{r['lcp']:.2f}/{r['tbt']:.0f}" for r in got)
                       + ("" if meets else f"   (bar: score ≥ {SCORE_BAR}, FCP ≤ {FCP_BAR} s)"))
                 if got[-1]["blocking"]:
                     print(f"  {'':28} {'':>5} render-blocking: " + ", ".join(
