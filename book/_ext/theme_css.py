@@ -30,7 +30,16 @@ _GROUPING = ("@media", "@supports", "@layer")
 def site_words(outdir: Path) -> tuple[set[str], tuple[str, ...]]:
     """The classes a page may carry: every word (letters, digits, ``-``, ``_``) in the site's
     pages and in the scripts they load; and the words of those scripts that end in ``-``, which
-    a script may join to others to name a class (``bs-tooltip-`` + a placement)."""
+    a script may join to others to name a class (``bs-tooltip-`` + a placement).
+
+    >>> import tempfile
+    >>> site = Path(tempfile.mkdtemp())
+    >>> _ = (site / "a.html").write_text('<p class="note wide">x</p>')
+    >>> _ = (site / "b.js").write_text('el.classList.add("bs-tip-" + where, "shown")')
+    >>> words, prefixes = site_words(site)
+    >>> sorted(w for w in words if w in ("note", "wide", "shown", "gone")), prefixes
+    (['note', 'shown', 'wide'], ('bs-tip-',))
+    """
     words: set[str] = set()
     prefixes: set[str] = set()
     for path in outdir.rglob("*"):
