@@ -4,7 +4,8 @@
     python3 scripts/dev.py serve    # set up, build the book, serve it on http://127.0.0.1:8000
     python3 scripts/dev.py test     # set up, build the book, run every test
     python3 scripts/dev.py execute  # re-run the notebooks and store their outputs (after edits)
-    python3 scripts/dev.py bench    # time control changes on the built site in headless Chromium
+    python3 scripts/dev.py bench    # time control changes on the built site in headless Chromium;
+                                    # the engine's download; Lighthouse mobile scores of every chapter
     python3 scripts/dev.py bench-odds   # exact dice odds: the library against icepool, side by side
     python3 scripts/dev.py build --out DIR   # build, then copy the site into DIR (to publish it)
     python3 scripts/dev.py lab      # set up, then open the book's notebooks in JupyterLab
@@ -247,6 +248,8 @@ def main() -> int:
             build()
         run(PY, ROOT / "scripts" / "bench.py", *extra)
         run(PY, ROOT / "scripts" / "bench_engine.py")
+        # Lighthouse mobile on every chapter, served gzip (installs its pinned copy into .bench-tools/)
+        subprocess.run([str(PY), str(ROOT / "scripts" / "bench_lighthouse.py")], cwd=ROOT)
     elif args.command == "bench-odds":
         run(PY, "-m", "pip", "install", "-q", "-r", ROOT / "requirements-bench.txt")
         run(PY, ROOT / "scripts" / "bench_odds.py", *extra)

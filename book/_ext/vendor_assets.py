@@ -191,9 +191,46 @@ def _drop_unused(app, pagename, templatename, context, doctree):
             context[key] = [a for a in context[key] if not unused(a)]
 
 
+def deferred(scripts: list) -> list:
+    """``scripts`` (a page's ``script_files``) with nothing blocking the first paint: every file
+    is loaded with ``defer`` (fetched alongside the page, run in order once the page is parsed,
+    before DOMContentLoaded, which is what the theme's, Sphinx's and the book's scripts wait for);
+    a file's own ``async``/``defer``/``type`` is kept. Inline scripts stay as they are (data such
+    as ``window.LiveBookConfig``, read only by the deferred files) and an exact repeat of one is
+    left out.
+
+    >>> from sphinx.builders.html._assets import _JavaScript
+    >>> out = deferred([_JavaScript("a.js"), _JavaScript("", body="x=1"), _JavaScript("", body="x=1"),
+    ...                 _JavaScript(None, body="x=1"), _JavaScript("m.mjs", type="module"),
+    ...                 _JavaScript("b.js", defer="defer")])
+    >>> [(js.filename, js.attributes) for js in out]
+    [('a.js', {'defer': 'defer'}), ('', {'body': 'x=1'}), ('m.mjs', {'type': 'module'}), ('b.js', {'defer': 'defer'})]
+    """
+    from sphinx.builders.html._assets import _JavaScript
+    out, seen = [], set()
+    for js in scripts:
+        if not isinstance(js, _JavaScript):          # an old-style plain file name
+            js = _JavaScript(js)
+        attributes = dict(js.attributes)
+        if js.filename and not {"async", "defer", "type"} & attributes.keys():
+            attributes["defer"] = "defer"
+        key = (str(js.filename or ""), tuple(sorted(attributes.items())))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_JavaScript(js.filename, priority=js.priority, **attributes))
+    return out
+
+
+def _defer_scripts(app, pagename, templatename, context, doctree):
+    if "script_files" in context:
+        context["script_files"] = deferred(context["script_files"])
+
+
 def setup(app):
     app.add_config_value("live_engine", {}, "html")
     app.connect("html-page-context", _drop_unused, priority=100)
+    app.connect("html-page-context", _defer_scripts, priority=900)   # after every extension's own
     app.connect("config-inited", _copy_assets)
     app.connect("builder-inited", _add_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
