@@ -65,12 +65,20 @@ def test_origin_rebuilds_the_same_widget(where, data):
     assert first <= set(data["keys"])
 
 
+#: The whole-fight calculators (widgets.views.fights): an answer is a whole fight's table by
+#: step, so their page tables hold every one-control move (test above) and the engine answers
+#: the rest; they are left out of the two-control average the other widgets keep.
+WHOLE_FIGHTS = {"uf-duel", "pf-down", "tc-out", "hm-hunt"}
+
+
 def test_the_pages_answer_most_two_control_moves():
     """Before any engine, a reader's two-control moves (two controls each set to another of its
     values) are answered from the page's table: at least PAGE_MOVES_SHARE of them, on average
     over the book's widgets."""
     shares = []
     for _, data in WIDGETS:
+        if data["uid"] in WHOLE_FIGHTS:
+            continue
         moves = rebuild(data["origin"]).two_control_moves()
         if moves:
             shares.append(sum(k in data["keys"] for k in moves) / len(moves))

@@ -78,6 +78,8 @@ def test_glossary_is_in_the_toc():
 
 #: The sections every chapter gains for a newcomer (issue 29): they restate, they cite no source.
 NEWCOMER_SECTIONS = ("한눈에 보기", "직접 해 보기", "정리")
+#: Sections of the book's own calculators (a whole fight, issue 30): no source section behind them.
+BOOK_CALCULATOR_SECTIONS = ("결투 전체: 누가 먼저 쓰러질까",)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -612,8 +614,9 @@ def test_underface_says_truly_how_its_section_numbers_relate_to_the_sources():
     mismatched = []
     for number, heading in book.items():
         cited = re.search(r"\(원문 ([^)]*)\)", heading)
-        if cited is None:   # the book's own worked example, or a newcomer's page (issue 29)
-            assert "(예시)" in heading or heading in NEWCOMER_SECTIONS, heading
+        if cited is None:   # the book's own worked example or calculator, or a newcomer's page
+            assert ("(예시)" in heading or heading in NEWCOMER_SECTIONS
+                    or heading in BOOK_CALCULATOR_SECTIONS), heading
             continue
         numbers = re.findall(r"\d+(?:\.\d+)+", cited.group(1))
         assert numbers and set(numbers) <= seed_sections, heading
@@ -743,7 +746,9 @@ def test_spent_markers_are_gone_and_the_free_attack_is_optional():
         assert "근접 공격" in item and re.search(r"근접 공격`?을 한 번 할 수 있습니다", item), item
     on = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=True, weapon_mod=0).html
     off = tv.injury_widget().shown(dice=1, armour=0, shield=False, bloodbath=False, weapon_mod=0).html
-    assert "유혈낭자" in on.split("</p>")[0] and "유혈낭자" not in off.split("</p>")[0]
+    def summary(html):   # the roll's summary: the paragraph under the graded lead lines
+        return next(p for p in html.split("</p>") if "answer-graded" not in p)
+    assert "유혈낭자" in summary(on) and "유혈낭자" not in summary(off)
 
 
 def test_the_fourth_reading_wording_of_the_glossary():
