@@ -29,7 +29,7 @@ def lead_text(widget, values: dict) -> list[str]:
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     p = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    rows = [fmt.prob(odds.chance(k, by=step)) for step in views.shown_steps(odds) for k in odds.keys]
+    rows = [views.cell_text(odds.chance(k, by=step)) for step in views.shown_steps(odds) for k in odds.keys]
     return [views.rounded_percent(p), views.exact_text(p), *rows]
 
 

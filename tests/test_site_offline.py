@@ -162,7 +162,9 @@ def off_table_raw(data: dict) -> tuple[dict, object]:
     name = data["names"][data["kinds"].index("number")]
     control = next(c for c in widget.controls if c.name == name)
     top = control.options[-1]
-    value = top + 1 if all(isinstance(o, int) for o in control.options) else top + 0.5
+    # one step beyond the slider (a distance in 5 ft squares takes 65, never 61)
+    step = control.options[-1] - control.options[-2] if len(control.options) > 1 else 1
+    value = top + step if all(isinstance(o, int) for o in control.options) else top + 0.5
     defaults = dict(zip(data["names"], next(iter(data["keys"])).split("|")))
     return {**defaults, name: str(value)}, widget
 

@@ -73,7 +73,7 @@ def check_answer(widget, values: dict) -> None:
     bars = iter(entry["t"])
     for k, row in enumerate(rows[1:], 1):
         expected = [odds.chance(r, by=k) for r in keys] + [1 - odds.ended(by=k)]
-        assert row[1:] == [fmt.prob(p) for p in expected], (k, row)
+        assert row[1:] == [views.cell_text(p) for p in expected], (k, row)
         assert [next(bars) for _ in expected] == [fmt.prob(p) for p in expected]
         assert sum(expected) == 1
     mean = odds.mean_steps()

@@ -89,6 +89,11 @@ def lead(label: str, p: Fraction) -> str:
             f'<span class="exact">{_E(exact_text(p))}</span></p>')
 
 
+#: The longest exact fraction a cell of the cumulative table writes out: it stays on one line of
+#: a phone's card; a longer one is written as its percent and its denominator's length.
+TABLE_FRACTION_CHARS = 30
+
+
 def shown_steps(odds) -> list[int]:
     """The steps with a row of their own: the first listed steps, at most :data:`TABLE_STEPS`,
     while every exact fraction of the row has at most :data:`ROW_FRACTION_CHARS` characters
@@ -121,13 +126,25 @@ def fight_table(odds, layout: FightLayout) -> Table:
         rows.append([layout.step_name(k), *[_exact_cell(cums[key][k - 1]) for key, _, _ in layout.results],
                      _exact_cell(1 - odds.ended(by=k))])
     return Table([layout.step, *[f"{label} (누적)" for _, label, _ in layout.results], layout.rest],
-                 rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)", kind="odds fight", phone="table")
+                 rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)", kind="odds fight")
+
+
+def cell_text(p: Fraction) -> str:
+    """An exact chance in the cumulative table: fraction and percent while the fraction fits a
+    phone's line (:data:`TABLE_FRACTION_CHARS`), else the percent and its denominator's length.
+
+    >>> cell_text(Fraction(5, 12)), cell_text(Fraction(1, 3 * 10 ** 40))
+    ('5/12 (41.67%)', '< 0.01% (분모 41자리)')
+    """
+    p = Fraction(p)
+    if len(fmt.fraction(p)) <= TABLE_FRACTION_CHARS:
+        return fmt.prob(p)
+    return f"{fmt.percent(p)} (분모 {len(str(p.denominator))}자리)"
 
 
 def _exact_cell(p: Fraction) -> Cell:
-    """An exact chance written as its bar's label is (``5/12 (41.67%)``), so the page stores the
-    two once (``static_page.pack``); a long one wraps (``table.fight`` in the widget's stylesheet)."""
-    return Cell(fmt.prob(p), markup=_E(fmt.prob(p)), number=True)
+    text = cell_text(p)
+    return Cell(text, markup=_E(text), number=True)
 
 
 def totals_line(odds, layout: FightLayout) -> str:
