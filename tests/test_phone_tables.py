@@ -181,5 +181,7 @@ def test_a_quick_reference_opens_with_its_own_contents_list(phone, path):
     assert nav.bounding_box()["y"] < article.locator("section > section").first.bounding_box()["y"]
     for i in range(nav.locator("a").count()):
         assert nav.locator("a").nth(i).bounding_box()["height"] >= 44
-    # the first section is a table a GM looks a roll up in, not prose
-    assert article.locator("section > section").first.locator("table").count() >= 1
+    # the player's side (「내 차례」, issue 29) opens it; the GM's side comes next, and its first
+    # section is a table a GM looks a roll up in, not prose
+    assert sections[0][1].startswith("내 차례")
+    assert article.locator("section > section").nth(1).locator("table").count() >= 1

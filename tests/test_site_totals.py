@@ -47,15 +47,15 @@ def first_lines(reader, uid: str) -> list[str]:
 
 def test_underface_hit_total_first(reader):
     reader.open("book/underface.html")
-    assert first_lines(reader, "uf-hit")[0] == f"명중 (스페셜 포함): {fmt.prob(uf.hit_chance(uf.opposed_odds(60, 60)))}"
+    assert first_lines(reader, "uf-hit")[0] == f"명중 (스페셜 포함): {fmt.readable(uf.hit_chance(uf.opposed_odds(60, 60)))}"
     reader.type_value("uf-hit", "attack", "75")
     reader.type_value("uf-hit", "defense", "45")
     odds = uf.opposed_odds(75, 45)
     lines = first_lines(reader, "uf-hit")
-    assert lines[0] == f"명중 (스페셜 포함): {fmt.prob(uf.hit_chance(odds))}"
+    assert lines[0] == f"명중 (스페셜 포함): {fmt.readable(uf.hit_chance(odds))}"
     assert any(fmt.prob(odds["attacker_wins_special"]) in line for line in lines[1:] + [reader.visible_text("uf-hit")])
     shot = uf.hit_chance(uf.ranged_hit_odds("롱보우", 125, 60, 60, "shield"))
-    assert first_lines(reader, "uf-range")[0] == f"명중 (스페셜 포함): {fmt.prob(shot)}"
+    assert first_lines(reader, "uf-range")[0] == f"명중 (스페셜 포함): {fmt.readable(shot)}"
 
 
 def test_pf2e_hit_total_first_for_each_strike(reader):
@@ -63,13 +63,13 @@ def test_pf2e_hit_total_first_for_each_strike(reader):
     reader.type_value("pf-strikes", "bonus", "13")
     reader.type_value("pf-strikes", "ac", "21")
     want = ["명중 (대성공 포함)"] + [
-        f"{n}격 {fmt.prob(pf2e.success_or_better(pf2e.strike_odds(13, 21, attack_number=n)))}" for n in (1, 2, 3)]
+        f"{n}격 {fmt.readable(pf2e.success_or_better(pf2e.strike_odds(13, 21, attack_number=n)))}" for n in (1, 2, 3)]
     assert first_lines(reader, "pf-strikes")[:4] == want
     switch = reader.page.locator('[data-live="pf-strikes"] .bk-Switch').nth(1)   # 2nd Strike agile
     switch.tap() if reader.touch else switch.click()
     reader.settle("pf-strikes")
     second = pf2e.success_or_better(pf2e.strike_odds(13, 21, attack_number=2, agile=True))
-    assert first_lines(reader, "pf-strikes")[2] == f"2격 {fmt.prob(second)}"
+    assert first_lines(reader, "pf-strikes")[2] == f"2격 {fmt.readable(second)}"
 
 
 def test_trench_crusade_success_or_better_first(reader):
@@ -77,21 +77,21 @@ def test_trench_crusade_success_or_better_first(reader):
     reader.type_value("tc-success", "dice", "2")
     reader.type_value("tc-success", "modifier", "-1")
     p = tc.success_or_better(tc.success_odds(2, -1))
-    assert first_lines(reader, "tc-success")[0] == f"성공 이상 (성공·대성공): {fmt.prob(p)}"
+    assert first_lines(reader, "tc-success")[0] == f"성공 이상 (성공·대성공): {fmt.readable(p)}"
     hit = tc.success_or_better(tc.success_odds(0, 0))
-    assert first_lines(reader, "tc-attack")[0] == f"명중 (성공 굴림이 성공·대성공): {fmt.prob(hit)}"
+    assert first_lines(reader, "tc-attack")[0] == f"명중 (성공 굴림이 성공·대성공): {fmt.readable(hit)}"
 
 
 def test_hunters_moon_totals_first(reader):
     reader.open("book/hunters_moon.html")
     reader.type_value("hm-check", "modifier", "3")
     reader.type_value("hm-check", "target", "11")
-    assert first_lines(reader, "hm-check")[0] == f"성공 (스페셜 포함): {fmt.prob(hm.success_chance(hm.check_odds(3, 11)))}"
+    assert first_lines(reader, "hm-check")[0] == f"성공 (스페셜 포함): {fmt.readable(hm.success_chance(hm.check_odds(3, 11)))}"
     odds = hm.destroy_odds(2, 9, 3, 3, 6)
     assert first_lines(reader, "hm-destroy")[:3] == [
-        "공격 한 번", f"명중 (스페셜 포함) {fmt.prob(odds.hit)}", f"격파 {fmt.prob(odds.destroy)}"]
+        "공격 한 번", f"명중 (스페셜 포함) {fmt.readable(odds.hit)}", f"격파 {fmt.readable(odds.destroy)}"]
     lands = hm.failure_chance(hm.defence_odds(2, 9))
-    assert first_lines(reader, "hm-status-defence")[0] == f"맞을 확률 (방어판정 실패·펌블): {fmt.prob(lands)}"
+    assert first_lines(reader, "hm-status-defence")[0] == f"맞을 확률 (방어판정 실패·펌블): {fmt.readable(lands)}"
 
 
 #: The Strikes plot as drawn: each bar's x, the axis's named ticks, the grid lines' positions.

@@ -452,8 +452,8 @@ def attack_odds(dice: int = 0, armour: int = 0, target_down: bool = False,
 #: the book's readings, 가정, beside "none"): key → Korean label.
 BLOOD_POLICIES: dict[str, str] = {
     "none": "쓰지 않음",
-    "dice": "부상 굴림마다 가진 표식을 모두 +DICE로 씀 (가정)",
-    "bloodbath": "유혈낭자를 쓸 수 있게 되면 바로 씀 (가정)",
+    "dice": "모두 +DICE로 (가정)",
+    "bloodbath": "유혈낭자에 바로 (가정)",
 }
 #: Result key of :func:`attacks_to_out`.
 OUT_RESULTS = ("out",)

@@ -425,7 +425,7 @@ def tc_walk() -> WorkedRound:
                              armour=d["armour"])
     armour = next(label for label, v in tc.ARMOUR.items() if v == d["armour"])
     setup = f"±DICE 없이 {fmt.josa(armour, '을/를')} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
-    return WorkedRound("한 모델이 전투 불능이 되기까지 공격마다 따라가기",
+    return WorkedRound("미니어처 하나가 전투 불능이 되기까지 공격마다 따라가기",
                        [("준비:", setup)] + walk_steps(odds, OUT), {"odds": odds})
 
 

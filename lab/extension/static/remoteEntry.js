@@ -355,7 +355,9 @@
       if (shell.currentChanged) {
         shell.currentChanged.connect(() => nameTabs(app));
       }
-      app.restored.then(() => nameTabs(app));
+      if (app.restored) {
+        app.restored.then(() => nameTabs(app));
+      }
       document.addEventListener('focusin', onBoxFocus, true);
       document.addEventListener('pointerdown', onBoxPointerDown, true);
       document.addEventListener('mouseup', onBoxMouseUp, true);
