@@ -18,7 +18,7 @@ _WIDGETS: dict[str, LiveWidget] = {}
 #: a :func:`~widgets.views.live.widget_factory` whose widgets run in the page; the appendix on
 #: the odds' math needs sympy and ships every answer in its page instead).
 ENGINE_MODULES = ("generic", "trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon",
-                  "dice_calc", "worked")
+                  "dice_calc", "worked", "fights", "turn")
 
 
 def warm() -> int:
