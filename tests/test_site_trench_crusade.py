@@ -43,7 +43,7 @@ def test_keyboard_on_the_slider_moves_it_like_a_reader(offline_page):
 def test_select_and_switch_on_the_injury_widget(offline_page):
     page = offline_page.open(PAGE)
     root = page.locator('[data-live="tc-injury"]')
-    root.locator("select").select_option(label="강화 갑옷")
+    root.locator("select").select_option(label="강화 갑옷 (−2)")
     root.locator(".bk-Switch").nth(1).click()             # bloodbath on
     odds = tc.injury_odds(dice=0, armour=2, bloodbath=True)
     shown = offline_page.visible_text("tc-injury")
@@ -85,7 +85,7 @@ def test_markers_and_activation_widgets(offline_page):
 def test_attack_widget_follows_the_library(offline_page):
     page = offline_page.open(PAGE)
     offline_page.set_value("tc-attack-dice", -1)
-    page.locator('[data-live="tc-attack"]').locator("select").select_option(label="표준 갑옷")
+    page.locator('[data-live="tc-attack"]').locator("select").select_option(label="표준 갑옷 (−1)")
     shown = offline_page.visible_text("tc-attack")
     for p in tc.attack_odds(-1, 1).values():
         assert fmt.prob(p) in shown

@@ -45,6 +45,16 @@ def exercise() -> int:
     """
     from .live import _FACTORIES
     warm()
+    # an exact answer of thousands of digits (150D6!): newer Pythons (the engine's) convert and
+    # divide such integers in the standard library's _pylong module, which no first move reaches
+    big = 7 ** 4500
+    int(str(big)), divmod(big, 3 ** 2000)
+    try:
+        import _pylong   # CPython 3.12 and later
+    except ImportError:
+        pass
+    else:
+        _pylong.int_to_decimal_string(big), _pylong.int_from_string(str(big)), _pylong.int_divmod(big, 3 ** 2000)
     count = 0
     for factory in list(_FACTORIES.values()):
         widget = factory()
