@@ -143,7 +143,12 @@ def lab_page(browser, lab):
     page = LabPage(browser, lab[0])
     yield page
     assert page.off_site == [], f"requests to other hosts: {page.off_site}"
-    assert page.errors == [], page.stacks
+    # JupyterLab's own cell toolbar (jlab_core, _markdownOverlapsToolbar) reads a Markdown cell
+    # of a notebook still being laid out before the cell is made ("reading 'node'"): its race,
+    # not the book's code, and nothing a reader sees; every other page error fails the test
+    ours = [e for e, stack in zip(page.errors, page.stacks)
+            if not ("_markdownOverlapsToolbar" in stack and "jlab_core" in stack)]
+    assert ours == [], page.stacks
     warnings = [line for line in page.console if any(w in line for w in VERSION_WARNINGS)]
     assert warnings == [], warnings
     page.close()
