@@ -136,10 +136,7 @@ def cell_text(p: Fraction) -> str:
     >>> cell_text(Fraction(5, 12)), cell_text(Fraction(1, 3 * 10 ** 40))
     ('5/12 (41.67%)', '< 0.01% (분모 41자리)')
     """
-    p = Fraction(p)
-    if len(fmt.fraction(p)) <= TABLE_FRACTION_CHARS:
-        return fmt.prob(p)
-    return f"{fmt.percent(p)} (분모 {len(str(p.denominator))}자리)"
+    return exact_text(p, TABLE_FRACTION_CHARS, "분모")
 
 
 def _exact_cell(p: Fraction) -> Cell:
@@ -211,7 +208,7 @@ def fight_legend(layout: FightLayout) -> tuple[tuple[str, str], ...]:
     return tuple((band, f"{label} (누적)") for _, label, band in layout.results) + (("muted", layout.rest),)
 
 
-def exact_text(p: Fraction) -> str:
+def exact_text(p: Fraction, most: int = ROW_FRACTION_CHARS, name: str = "정확한 분수의 분모는") -> str:
     """An exact chance as the worked examples write it: fraction and percent while the fraction
     is short (:data:`ROW_FRACTION_CHARS`), else the percent and how many digits the exact
     denominator has.
@@ -220,9 +217,9 @@ def exact_text(p: Fraction) -> str:
     ('1/4 (25.00%)', '< 0.01% (정확한 분수의 분모는 61자리)')
     """
     p = Fraction(p)
-    if len(fmt.fraction(p)) <= ROW_FRACTION_CHARS:
+    if len(fmt.fraction(p)) <= most:
         return fmt.prob(p)
-    return f"{fmt.percent(p)} (정확한 분수의 분모는 {len(str(p.denominator))}자리)"
+    return f"{fmt.percent(p)} ({name} {len(str(p.denominator))}자리)"
 
 
 def walk_value(p: Fraction) -> str:
