@@ -4,7 +4,9 @@ response, gzip), with the offline cache on, in one fresh phone profile per build
 
 1. PF2e: +14 to hit against AC 22, three Strikes (a two-control move on the sliders' steps);
 2. then Trench Crusade: +2 DICE with a −1 modifier (another chapter, two controls on steps);
-3. then Underface: attack 67 against a defence of 43 (values no slider holds).
+3. then Underface: attack 67 against a defence of 43 (values no slider holds);
+4. then a whole fight, back in PF2e: how many turns of three Strikes to down a foe of AC 20 and
+   45 HP (「몇 턴이면 쓰러뜨릴까」, two controls, an HP no slider step holds).
 
 Each question starts at the home page: tap ☰, tap the chapter, tap the widget in 「이 장의 계산기」,
 tap a box and type, tap the next box and type, Enter; the answer must equal CPython's. Prints,
@@ -39,6 +41,7 @@ QUESTIONS = [
     ("pf2e", "패스파인더", "pf-strikes", [("bonus", "14"), ("ac", "22")]),
     ("trench_crusade", "트렌치", "tc-success", [("dice", "2"), ("modifier", "-1")]),
     ("underface", "언더페이스", "uf-hit", [("attack", "67"), ("defense", "43")]),
+    ("pf2e", "패스파인더", "pf-down", [("ac", "20"), ("hp", "45")]),
 ]
 
 
