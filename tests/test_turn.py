@@ -386,7 +386,11 @@ def test_hm_default_has_recon_plot_threats_acting_and_pursuit():
     turn = t.hm_turn(t.Dice("", 0, t.HM_SLOTS))
     heads = [s.head for s in turn.steps if not s.skipped]
     assert heads.count("난전 1라운드: 위협의 공격") == 1 and heads.count("난전 2라운드: 위협의 공격") == 1
-    assert heads.index("난전 2라운드: 위협의 공격") < heads.index("난전 2라운드: PC의 공격")   # paragraph 3 before 4
+    # the plot is made in melee round 1 only: the token stays on paragraph 2, before the claw's 3
+    assert heads.index("난전 2라운드: PC의 공격") < heads.index("난전 2라운드: 위협의 공격")
+    assert heads.count("난전 1라운드: 플롯과 순서") == 1 and "난전 2라운드: 플롯과 순서" not in heads
+    second = next(s for s in turn.steps if s.head == "난전 2라운드: 순서")
+    assert "1라운드에만" in second.text and "플롯치" not in second.text
     assert turn.numbers["pursued"] and turn.numbers["won"]
 
 

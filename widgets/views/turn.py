@@ -628,10 +628,11 @@ def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
 HM_PC = dict(might=3, brain=2, defence=2, power=3)
 HM_BODY = dict(life=12, defence=8, level=2)
 HM_THREAT = dict(name="발톱", paragraph=3, defence=9, durability=6, attack_value=8, power=4)
-#: The GM's recon target (the source names none) and the PC's plot in each melee round.
+#: The GM's recon target (the source names none) and the PC's plot: made once, in melee round 1
+#: (the source: 행동순서 결정은 난전 라운드 1라운드에만), the token stays there all combat.
 HM_RECON_TARGET = 7
-HM_PLOTS = (2, 4)
-HM_PURSUIT_PLOT = 2
+HM_PLOT = 2
+HM_MELEE_ROUNDS = 2
 HM_SLOTS = (Slot("정찰판정", (4, 3)), Slot("정찰 펌블의 반격 데미지", (4,)),
             Slot("1라운드 명중판정", (4, 3)), Slot("1라운드 방어판정", (5, 4)),
             Slot("2라운드 명중판정", (4, 2)), Slot("2라운드 방어판정", (3, 3)),
@@ -640,8 +641,10 @@ HM_EXAMPLES = ("1 1", "2 2", "- / - / 6 6", "- / - / - / 1 2", "- / - / - / - / 
 
 
 def hm_turn(dice: Dice) -> Turn:
-    """One Hunter's Moon combat: the recon round, two melee rounds (the PC's plot, the order of
-    the paragraphs, the PC's attack and the threat's), then the pursuit check and round.
+    """One Hunter's Moon combat: the recon round, two melee rounds (the PC's plot in round 1, kept
+    in round 2; the order of the paragraphs; the PC's attack and the threat's), then the pursuit
+    check and round. In round 1 the PC tries the claw; a plain hit cannot reach its durability, so
+    in round 2 the PC aims at the body.
 
     >>> t = hm_turn(Dice("", 0, HM_SLOTS))
     >>> t.numbers["scouted"], t.numbers["destroyed"], t.numbers["life"], t.numbers["pursued"], t.numbers["won"]
@@ -686,18 +689,22 @@ def hm_turn(dice: Dice) -> Turn:
     steps.append(counter)
 
     destroyed, placed = False, scouted
-    for rnd, plot in enumerate(HM_PLOTS, start=1):
+    plot = HM_PLOT
+    plain = hm.pc_damage(pc["power"], plot).min          # a plain hit's damage from this paragraph
+    for rnd in range(1, HM_MELEE_ROUNDS + 1):
         hit_slot, guard_slot = 2 * rnd, 2 * rnd + 1
         state = hm.threat_state(plot, th["paragraph"], placed_before=placed)
         pc_first = state != "acted"
-        steps.append(Step(f"난전 {rnd}라운드: 플롯과 순서", ("난전 라운드", "hm-sec-melee"),
-                          f"리프레쉬로 모두 미행동이 됩니다. PC는 주사위를 가려 {josa(f'플롯치 {plot}', '을/를')} 정하고, 공개한 뒤 "
-                          f"말을 {hm.paragraph_label(plot)}에 놓습니다. 패러그래프는 1부터 차례로 처리하므로 "
+        where = (f"PC는 주사위를 가려 {josa(f'플롯치 {plot}', '을/를')} 정하고, 공개한 뒤 말을 {hm.paragraph_label(plot)}에 놓습니다."
+                 if rnd == 1 else
+                 f"행동순서 결정은 1라운드에만 하므로 PC의 말은 {hm.paragraph_label(plot)}에 그대로 있습니다.")
+        steps.append(Step(f"난전 {rnd}라운드: " + ("플롯과 순서" if rnd == 1 else "순서"), ("난전 라운드", "hm-sec-melee"),
+                          f"리프레쉬로 모두 미행동이 됩니다. {where} 패러그래프는 1부터 차례로 처리하므로 "
                           + ("PC가 위협보다 먼저 움직입니다." if pc_first else
                              f"패러그래프 {th['paragraph']}의 「{th['name']}」이 먼저 움직입니다.")))
         attack = Step(f"난전 {rnd}라운드: PC의 공격", ("PC의 공격", "hm-sec-attack"))
         guard = Step(f"난전 {rnd}라운드: 위협의 공격", ("방어판정", "hm-sec-defence"))
-        on_threat = not destroyed and pc_first and hm.can_target_threat(state)
+        on_threat = not destroyed and pc_first and hm.can_target_threat(state) and rnd == 1
         # the PC's attack
         faces = dice.roll(hit_slot, 2)
         aim = th["defence"] if on_threat else body["defence"]
@@ -720,7 +727,8 @@ def hm_turn(dice: Dice) -> Turn:
         else:
             loss = hm.body_attack_damage(pc["might"], body["defence"], pc["power"], plot)
             why = ("「" + th["name"] + "」은 격파되었으므로" if destroyed else
-                   "「" + th["name"] + "」이 미행동이 아니라")
+                   "「" + th["name"] + "」이 미행동이 아니라" if not (pc_first and hm.can_target_threat(state)) else
+                   f"보통 명중의 {josa(f'데미지 {plain}', '으로/로')}는 「{th['name']}」의 【내구도】 {th['durability']}에 못 미쳐, 이번에는")
             attack.text = (f"{why} 괴물 본체를 노립니다. 2D6 + 【무용】 {pc['might']} ≥ 【방어치】 {body['defence']}. "
                            f"데미지는 무기 위력 {pc['power']} + 패러그래프 {plot}(스페셜이면 달성치를 더함).")
             attack.odds = [("명중", 1 - loss.probability(0)), ("본체가 쓰러짐", loss.at_least(life))]
@@ -770,16 +778,16 @@ def hm_turn(dice: Dice) -> Turn:
         if not numbers["pursued"]:
             hunt.skipped = "추격에 실패했습니다."
         else:
-            loss = hm.body_attack_damage(pc["might"], body["defence"], pc["power"], HM_PURSUIT_PLOT, pursuit=True)
+            loss = hm.body_attack_damage(pc["might"], body["defence"], pc["power"], plot, pursuit=True)
             faces = dice.roll(7, 2)
             h = hm.check_result(*faces, pc["might"], body["defence"])
-            hunt.text = (f"추격 라운드는 난전 3라운드로 셉니다. PC는 {hm.paragraph_label(HM_PURSUIT_PLOT)}에서 본체를 노리고, "
+            hunt.text = (f"추격 라운드는 난전 3라운드로 셉니다. PC는 {hm.paragraph_label(plot)}에서 본체를 노리고, "
                          f"이 라운드의 데미지는 모두 +1D6입니다.")
             hunt.odds = [("명중", 1 - loss.probability(0)), ("본체가 쓰러짐", loss.at_least(life))]
             hunt.slot = (7, 8) if h in ("success", "special") else 7
             text = f"{faces[0]} + {faces[1]} + {pc['might']} = {sum(faces) + pc['might']}, {out[h]}."
             if h in ("success", "special"):
-                dist = hm.pc_damage(pc["power"], HM_PURSUIT_PLOT, pursuit=True, critical_achievement=(
+                dist = hm.pc_damage(pc["power"], plot, pursuit=True, critical_achievement=(
                     sum(faces) + pc["might"] if h == "special" else None))
                 dealt = dice.draw(8, dist)
                 life = max(0, life - dealt)
