@@ -421,7 +421,10 @@ def tc_walk() -> WorkedRound:
     odds = tc.attacks_to_out(dice=d["dice"], modifier=d["modifier"], injury_dice=d["injury_dice"],
                              armour=d["armour"])
     armour = next(label for label, v in tc.ARMOUR.items() if v == d["armour"])
-    setup = f"±DICE 없이 {fmt.josa(armour, '을/를')} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
+    worn = fmt.josa(armour, "을/를")   # the particle follows the armour's name, the number in between
+    if d["armour"]:
+        worn = f"{armour}(부상 굴림 {fmt.signed(-d['armour'])}){worn[len(armour):]}"
+    setup = f"±DICE 없이 {worn} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
     return WorkedRound("미니어처 하나가 전투 불능이 되기까지 공격마다 따라가기",
                        [("준비:", setup)] + walk_steps(odds, OUT), {"odds": odds})
 
