@@ -203,3 +203,13 @@ def test_uids_and_keys_are_the_issue_s():
                      "pf-down": ["bonus", "ac", "off_guard", "hp", "damage", "strikes", "agile"],
                      "tc-out": ["dice", "modifier", "injury_dice", "armour", "tough", "blood"],
                      "hm-hunt": ["pcs", "defence", "life", "doom", "pursuit"]}
+
+
+def test_tc_armour_menu_names_what_each_armour_takes_off():
+    """The whole-fight armour menu names each armour's number, as the chapter's other armour menus
+    do: 「표준 갑옷 (−1)」, never a bare 「표준 갑옷」 (issue 29)."""
+    menu = next(c for c in views.out_widget().controls if c.name == "armour")
+    labels = dict(zip(menu.options, menu.option_labels))
+    assert set(labels) == set(tc.ARMOUR.values())
+    for name, value in tc.ARMOUR.items():
+        assert labels[value] == (f"{name} (\u2212{value})" if value else name)

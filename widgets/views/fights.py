@@ -29,6 +29,7 @@ from . import format as fmt
 from .format import josa
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
 from .table import Cell, Table, rounded_percent
+from .trench_crusade import armour_choices as tc_armour_choices
 from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
 
@@ -408,8 +409,7 @@ def out_widget(uid: str = "tc-out") -> LiveWidget:
         uid, [number("dice", "성공 굴림 ±DICE", -2, 2, 0),
               number("modifier", "성공 굴림 보정치", -1, 1, 0),
               number("injury_dice", "부상 굴림 ±DICE (무기 등)", -1, 1, 0),
-              select("armour", "대상의 갑옷", {v: label for label, v in tc.ARMOUR.items()},
-                     TC_DEFAULTS["armour"]),
+              select("armour", "대상의 갑옷", tc_armour_choices(), TC_DEFAULTS["armour"]),
               toggle("tough", "강인함 (TOUGH)"),
               select("blood", "유혈 표식을 쓰는 방법 (가정)", dict(tc.BLOOD_POLICIES), "none")],
         compute, title="몇 번 공격하면 전투 불능이 될까",
@@ -421,7 +421,10 @@ def tc_walk() -> WorkedRound:
     odds = tc.attacks_to_out(dice=d["dice"], modifier=d["modifier"], injury_dice=d["injury_dice"],
                              armour=d["armour"])
     armour = next(label for label, v in tc.ARMOUR.items() if v == d["armour"])
-    setup = f"±DICE 없이 {fmt.josa(armour, '을/를')} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
+    worn = fmt.josa(armour, "을/를")   # the particle follows the armour's name, the number in between
+    if d["armour"]:
+        worn = f"{armour}(부상 굴림 {fmt.signed(-d['armour'])}){worn[len(armour):]}"
+    setup = f"±DICE 없이 {worn} 입은 대상을 한 번씩 공격합니다. 유혈 표식은 쓰지 않습니다."
     return WorkedRound("미니어처 하나가 전투 불능이 되기까지 공격마다 따라가기",
                        [("준비:", setup)] + walk_steps(odds, OUT), {"odds": odds})
 
