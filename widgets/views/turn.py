@@ -485,7 +485,7 @@ def pf_turn(dice: Dice) -> Turn:
                           f"{labels[degree]}입니다."
                           + {20: " 눈 20이라 한 단계 올려 셉니다.", 1: " 눈 1이라 한 단계 내려 셉니다."}.get(face, "")
                           + (" 맞혔습니다." if hit else " 빗나갔습니다.")))
-        damage_step = Step(f"행동 {n}의 피해", ("성공 단계", "pfs-degrees"))
+        damage_step = Step(f"행동 {n}의 피해", ("피해와 HP", "pfs-damage"))
         if not hit:
             damage_step.skipped = "빗나가서 피해가 없습니다."
             numbers["damage"].append(None)
