@@ -1,5 +1,6 @@
 """Phones: at 390×844 the page never scrolls sideways and no box does either, except a table
-wider than the screen, which scrolls in its own box with its first column kept in view; no table
+wider than the screen, which scrolls in its own box with its first column kept in view, and a
+block formula longer than the screen, which scrolls in its own box a keyboard reaches; no table
 row breaks out of its columns (a table drawn as cards keeps each value under its column's name);
 every control is large enough for a thumb; the grid explorer's squares scale so that a 16×12 plan
 fits 360 px (book/_ext/book.css, widgets/views/table.py, widgets/views/static_page.py and
