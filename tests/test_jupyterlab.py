@@ -272,7 +272,7 @@ def test_opening_and_saving_changes_nothing_on_disk(lab_page, lab):
     path = lab[1] / "intro.ipynb"
     before = path.read_bytes()
     lab_page.open("intro.ipynb")
-    lab_page.page.wait_for_timeout(1500)
+    _settled(lab_page)                    # loaded and rendered: whatever opening does is done
     dirty = lab_page.page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count()
     lab_page.save()
     assert dirty == 0 and path.read_bytes() == before
