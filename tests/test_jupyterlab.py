@@ -27,6 +27,7 @@ No request goes to another host, no script fails, and the console has no version
 from __future__ import annotations
 
 import html
+import json
 import os
 import shutil
 import socket
@@ -49,6 +50,8 @@ TOKEN = "rulebook-test"
 HIT_TITLE = "명중 판정: 공격 대 막기·회피"
 #: What the browser console says when an extension was built for another JupyterLab.
 VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
+#: The book's own JupyterLab plugin (lab/extension), by its package name.
+PLUGIN = json.loads((ROOT / "lab" / "extension" / "package.json").read_text())["name"]
 
 
 def _free_port() -> int:
@@ -70,7 +73,12 @@ def lab(tmp_path_factory):
     if os.geteuid() == 0:
         cmd.append("--allow-root")
     log = open(folder.parent / "lab.log", "w")
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(folder.parent / "config"))
+    # the book's plugin as this checkout has it (lab/extension), not the copy `dev.py lab` last
+    # put in the venv: JupyterLab takes an extension from the first of its data paths that has
+    # it, and JUPYTER_PATH comes first
+    data = folder.parent / "data"
+    shutil.copytree(ROOT / "lab" / "extension", data / "labextensions" / PLUGIN)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(folder.parent / "config"), JUPYTER_PATH=str(data))
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -102,6 +110,8 @@ class LabPage(OfflinePage):
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
 
     def open(self, notebook: str):
+        # how many cells the notebook has (the lab's copy of book/ is the same file)
+        self.cells = len(json.loads((ROOT / "book" / notebook).read_text())["cells"])
         self.page.goto(f"{self.base.geturl()}/lab/tree/{notebook}?token={TOKEN}&reset")
         try:
             self.page.wait_for_selector(".jp-Notebook .jp-Cell")
@@ -143,9 +153,14 @@ def lab_page(browser, lab):
     page = LabPage(browser, lab[0])
     yield page
     assert page.off_site == [], f"requests to other hosts: {page.off_site}"
-    # JupyterLab's own cell toolbar (jlab_core, _markdownOverlapsToolbar) reads a Markdown cell
-    # of a notebook still being laid out before the cell is made ("reading 'node'"): its race,
-    # not the book's code, and nothing a reader sees; every other page error fails the test
+    # JupyterLab's own cell toolbar (jlab_core, CellToolbarTracker._markdownOverlapsToolbar) reads
+    # `activeCell.inputArea.renderedInput.node` of a Markdown cell not rendered yet ("reading
+    # 'node'"): it checks `inputArea` but not `renderedInput`, in 4.5.11 as on its main branch
+    # (packages/cell-toolbar/src/celltoolbartracker.ts), and since jupyterlab/jupyterlab#16291 runs
+    # the check when the browser is idle, which while a notebook still loads can come before
+    # jupyterlab-myst renders the active cell. No upstream issue or fixed release was found (the
+    # nearest: jupyterlab/jupyterlab#16667, other unguarded reads of the same tracker); no setting
+    # or plugin of the book's is involved, and a reader sees nothing. Every other page error fails.
     ours = [e for e, stack in zip(page.errors, page.stacks)
             if not ("_markdownOverlapsToolbar" in stack and "jlab_core" in stack)]
     assert ours == [], page.stacks
@@ -176,16 +191,39 @@ def _wait_text(page, text: str):
     page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text)
 
 
-def _settled(page):
-    """Wait until MyST has rendered every markdown cell and stopped re-rendering them."""
-    page.wait_for_function("() => !document.querySelector('.jp-Notebook').innerText.includes('{term}')",
-                           timeout=30000)
-    page.wait_for_function("""() => new Promise(done => {
+#: The notebook of the current tab (a tab names its widget's id in data-id).
+CURRENT_NOTEBOOK = """(() => { const tab = document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current');
+    const panel = tab && document.getElementById(tab.dataset.id);
+    return panel && panel.querySelector('.jp-Notebook'); })()"""
+
+
+def _quiet(page, root_js: str, ms: int = 1500):
+    """Wait until nothing in ``root_js`` (a JS expression for an element) has been drawn again
+    for ``ms`` milliseconds: what a reader waits for before reaching for a link, so the link is
+    not redrawn between pressing and releasing the button (which makes no click)."""
+    page.wait_for_function(f"""(ms) => new Promise(done => {{
+        const root = {root_js};
+        if (!root) return done(false);
         let changed = false;
-        const seen = new MutationObserver(() => { changed = true; });
-        seen.observe(document.querySelector('.jp-Notebook'), {childList: true, subtree: true});
-        setTimeout(() => { seen.disconnect(); done(!changed); }, 1500);
-    })""", polling=100, timeout=60000)
+        const seen = new MutationObserver(() => {{ changed = true; }});
+        seen.observe(root, {{childList: true, subtree: true}});
+        setTimeout(() => {{ seen.disconnect(); done(!changed); }}, ms);
+    }})""", arg=ms, polling=100, timeout=60000)
+
+
+def _settled(lab_page):
+    """Wait until the notebook of the current tab is all there and stands still. JupyterLab
+    adds a notebook's cells a few at a time for seconds after it says Idle, and jupyterlab-myst
+    draws every Markdown cell of the notebook again each time it renders one (its
+    renderNotebook), so until the last cell is in, a link is replaced every moment. So: every
+    cell of the file is in the notebook, MyST has rendered each Markdown cell (no raw
+    ``{term}`` roles), and nothing has been redrawn for a moment."""
+    lab_page.page.wait_for_function(f"""(n) => {{ const nb = {CURRENT_NOTEBOOK};
+        if (!nb || nb.querySelectorAll('.jp-Cell').length !== n) return false;
+        const md = [...nb.querySelectorAll('.jp-MarkdownCell')];
+        return md.every(c => c.querySelector('.myst')) && !nb.innerText.includes('{{term}}'); }}""",
+        arg=lab_page.cells, timeout=60000)
+    _quiet(lab_page.page, CURRENT_NOTEBOOK)
 
 
 def test_run_all_makes_every_widget_live_and_answers_like_the_library(lab_page):
@@ -234,7 +272,7 @@ def test_opening_and_saving_changes_nothing_on_disk(lab_page, lab):
     path = lab[1] / "intro.ipynb"
     before = path.read_bytes()
     lab_page.open("intro.ipynb")
-    lab_page.page.wait_for_timeout(1500)
+    _settled(lab_page)                    # loaded and rendered: whatever opening does is done
     dirty = lab_page.page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count()
     lab_page.save()
     assert dirty == 0 and path.read_bytes() == before
@@ -306,10 +344,9 @@ def test_menus_still_answer_while_a_box_is_refused(lab_page):
     assert "「순 ±DICE」 칸은 마지막으로 받아들인 값 1로 계산합니다" in shown and box.input_value() == "99999999999"
 
 
-@pytest.mark.xfail(strict=False, reason="after the merges of 2026-12-03 this JupyterLab check failed here (a glossary entry not shown in time / a cell redrawn under the test); open in the closing note")
 def test_a_glossary_term_and_a_quick_reference_link_open_what_they_name(lab_page):
     page = lab_page.open("trench_crusade.ipynb")
-    _settled(page)
+    _settled(lab_page)
     page.locator(".jp-MarkdownCell a.hover-link", has_text="전투부대").first.click()
     entry = page.locator(".jp-MarkdownViewer .rulebook-term-target")
     entry.wait_for()
@@ -318,6 +355,7 @@ def test_a_glossary_term_and_a_quick_reference_link_open_what_they_name(lab_page
     assert page.locator(".lm-TabBar-tab.jp-mod-current", has_text="glossary.md").count() == 1
     page.screenshot(path="/tmp/lab-term.png")
     page.locator(".lm-TabBar-tab", has_text="trench_crusade.ipynb").first.click()
+    _settled(lab_page)
     page.locator(".jp-MarkdownCell a", has_text="이 게임의 빠른 참조").first.click()
     page.wait_for_function("""() => { const t = document.querySelector('.lm-TabBar-tab.jp-mod-current');
         return t && (t.title || '').includes('quickref/trench_crusade.ipynb'); }""")
@@ -327,7 +365,7 @@ def test_a_glossary_term_and_a_quick_reference_link_open_what_they_name(lab_page
 
 def test_every_chapter_link_of_the_introduction_names_a_file(lab_page, lab):
     page = lab_page.open("intro.ipynb")
-    _settled(page)
+    _settled(lab_page)
     hrefs = page.evaluate("""() => [...document.querySelectorAll('.jp-MarkdownCell a.link')]
         .map(a => a.href).filter(h => h.includes('/files/'))""")
     assert len(hrefs) >= 14
@@ -338,7 +376,7 @@ def test_every_chapter_link_of_the_introduction_names_a_file(lab_page, lab):
 
 def test_site_sentences_are_hidden_and_folds_show_their_triangle(lab_page):
     page = lab_page.open("dice.ipynb")
-    _settled(page)
+    _settled(lab_page)
     site = page.locator(".jp-MarkdownCell .only-site", has_text="식을 누르면 위 계산기에 들어갑니다")
     here = page.locator(".jp-MarkdownCell .only-jupyter", has_text="위 계산기의 칸에 옮겨 적으면").first
     assert site.count() == 1 and not site.is_visible()
@@ -599,10 +637,9 @@ def test_a_widget_whose_kernel_restarted_says_so_and_shows_no_stale_answer(lab_p
     _wait_text(page, fmt.prob(uf.opposed_odds(60, 38, defense_penalty="평상복")["attacker_wins"]))
 
 
-@pytest.mark.xfail(strict=False, reason="after the merges of 2026-12-03 this JupyterLab check failed here (a glossary entry not shown in time / a cell redrawn under the test); open in the closing note")
 def test_before_running_the_chapter_says_how_to_begin_and_the_copies_say_they_are_copies(lab_page):
     page = lab_page.open("pf2e.ipynb")
-    _settled(page)
+    _settled(lab_page)
     line = page.locator(".jp-MarkdownCell .only-jupyter", has_text="Run All Cells")
     assert line.count() == 1
     line.scroll_into_view_if_needed()
@@ -612,7 +649,6 @@ def test_before_running_the_chapter_says_how_to_begin_and_the_copies_say_they_ar
     assert copy.is_visible() and "정적 사본" in copy.inner_text()
 
 
-@pytest.mark.xfail(strict=False, reason="after the merges of 2026-12-03 this JupyterLab check timed out once here and was not re-run for lack of time; open in the closing note")
 def test_a_slider_at_its_maximum_and_the_dice_box_stay_within_their_rows(lab_page):
     page = lab_page.open("underface.ipynb")
     lab_page.run_all()
@@ -621,7 +657,9 @@ def test_a_slider_at_its_maximum_and_the_dice_box_stay_within_their_rows(lab_pag
     row.locator(".noUi-handle").focus()
     page.keyboard.press("End")
     page.wait_for_function("(b) => b.value === '80'", arg=_box(hit, "공격 기능 (%)").element_handle())
-    page.wait_for_timeout(500)
+    # the answer for 80, and the knob at rest (its move may be a CSS transition)
+    hit.locator(".widget-html").last.get_by_text(f"목표치: 공격 {uf.effective_target(80)}").wait_for()
+    row.evaluate("(r) => Promise.all(r.getAnimations({subtree: true}).map(a => a.finished.catch(() => null)))")
     width = row.evaluate("(r) => [r.scrollWidth, r.clientWidth]")
     assert width[0] <= width[1], width
     page = lab_page.open("dice.ipynb")
@@ -652,16 +690,17 @@ def test_quick_reference_tabs_are_named_apart_from_their_chapters(lab_page, lab)
         sorted(p.name for p in (ROOT / "book" / "quickref").glob("*.ipynb"))   # no file renamed
 
 
-@pytest.mark.xfail(strict=False, reason="after the merges of 2026-12-03 this JupyterLab check timed out once here and was not re-run for lack of time; open in the closing note")
 def test_a_glossary_term_is_marked_on_every_click(lab_page):
     page = lab_page.open("trench_crusade.ipynb")
-    _settled(page)
+    _settled(lab_page)
     for term in ("전투부대", "미니어처", "전투부대"):
         page.locator(".lm-TabBar-tab", has_text="trench_crusade.ipynb").first.click()
+        _settled(lab_page)
         page.locator(".jp-MarkdownCell a.hover-link", has_text=term).first.click()
         entry = page.locator(f".jp-MarkdownViewer .rulebook-term-target[data-rulebook-term='{term}']")
         entry.wait_for()
-        page.wait_for_timeout(1500)               # the preview may draw itself again
+        # the preview may draw itself again once shown: the mark must be there when it is done
+        _quiet(page, "document.querySelector('.jp-MarkdownViewer')")
         assert entry.count() == 1 and entry.is_visible(), term
         assert page.locator(".jp-MarkdownViewer .rulebook-term-target").count() == 1
 
@@ -669,7 +708,7 @@ def test_a_glossary_term_is_marked_on_every_click(lab_page):
 def test_no_notebook_logs_an_unresolved_glossary_term(lab_page):
     for name in ("underface.ipynb", "trench_crusade.ipynb"):
         page = lab_page.open(name)
-        _settled(page)
+        _settled(lab_page)
         assert page.locator(".jp-MarkdownCell a.hover-link").count() > 10
     missing = [line for line in lab_page.console if "Cross reference target was not found" in line]
     assert missing == [], missing[:3]

@@ -273,13 +273,16 @@ var BookA11y = (function () {
   }
 
   // a table wider than the screen scrolls in its own box (widgets/views/table.py): a keyboard
-  // reaches and scrolls it, and a screen reader names it by its caption
+  // reaches and scrolls it, and a screen reader names it by its caption; a block formula wider
+  // than the screen (widget.css) is reached the same way and keeps its own role (a formula)
   function scrollBoxes(root) {
-    var boxes = root.querySelectorAll(".table-wrap, .pst-scrollable-table-container");
+    var boxes = root.querySelectorAll('.table-wrap, .pst-scrollable-table-container, math[display="block"]');
     for (var i = 0; i < boxes.length; i++) {
       var box = boxes[i], scrolls = box.scrollWidth > box.clientWidth + 1;
+      var formula = box.localName === "math";
       if (scrolls && box.getAttribute("tabindex") !== "0") {
         box.setAttribute("tabindex", "0");
+        if (formula) continue;
         box.setAttribute("role", "region");
         var cap = box.querySelector("caption");
         box.setAttribute("aria-label", cap ? cap.textContent.trim() : "표 (옆으로 밀어 보기)");
