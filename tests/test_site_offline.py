@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import pytest
 
 from bench import LoggedSite, first_visit
-from conftest import SITE
+from conftest import SITE, page_widgets
 from widgets.views.live import rebuild
 from widgets.views.static_page import unpack
 
@@ -43,12 +43,6 @@ def sw_data(site: Path = SITE) -> dict:
 def sw_files(site: Path = SITE) -> dict[str, dict]:
     return {path: {"digest": d, "size": n, "group": g, "query": q}
             for path, d, n, g, q in sw_data(site)["files"]}
-
-
-def page_widgets(rel: str, site: Path = SITE) -> list[dict]:
-    html = (site / rel).read_text(encoding="utf-8")
-    return [json.loads(d.replace("<\\/", "</")) for d in
-            re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)]
 
 
 @pytest.fixture(scope="module")
