@@ -88,3 +88,22 @@ def test_widget_data_comes_after_the_page(page):
     assert all(doc["doc"]["roots"] for doc in docs)
     assert [d["uid"] for d in page_tables.page_widgets(SITE, page.relative_to(SITE).as_posix())] == \
         [u for u, d in zip(uids, datas) if d is not None]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(SITE).as_posix())
+def test_a_page_waits_for_three_stylesheets_at_most(page):
+    """The stylesheets every page links are joined (book/_ext/theme_css.py), around widget.css,
+    which widgets/js/a11y.js finds by name; the joined file holds the theme's rules and the book's,
+    in the cascade's order."""
+    head = page.read_text(encoding="utf-8").split("</head>")[0]
+    links = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="([^"?]+)', head) + \
+        re.findall(r'<link\b[^>]*href="([^"?]+)[^"]*"[^>]*rel="stylesheet"', head)
+    if not links:
+        return
+    names = [link.rsplit("/", 1)[-1] for link in links]
+    assert names[:3] == ["book-styles.css", "widget.css", "book-styles-2.css"]
+    assert len(names) <= 4            # the search page adds its own
+    joined = (SITE / "_static" / "book-styles.css").read_text(encoding="utf-8")
+    theme = (SITE / "_static" / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf-8")
+    chrome = (SITE / "_static" / "chrome.css").read_text(encoding="utf-8")
+    assert joined.index(theme.split("\n", 3)[2].strip()) < joined.index(chrome.strip()[:200])
