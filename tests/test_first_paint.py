@@ -70,19 +70,19 @@ def test_the_trimmed_theme_keeps_every_selector_the_pages_can_match():
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(SITE).as_posix())
 def test_widget_data_comes_after_the_page(page):
-    """A page carries none of its widgets' JSON (it comes in a deferred script, loaded before the
-    page's other scripts: book/_ext/page_tables.py), and that script holds every widget of the
-    page, in order, with the page table a widget answers from."""
+    """A page carries none of its widgets' JSON (it comes in a script of its own that the page
+    names and live.js loads after the first paint: book/_ext/page_tables.py), and that script
+    holds every widget of the page, in order, with the page table a widget answers from."""
     text = page.read_text(encoding="utf-8")
     head = text.split("</head>")[0]
     assert 'class="live-doc"' not in text and 'class="live-data"' not in text
     widgets = re.findall(r'<div class="live-widget" id="([^"]+)" data-live="\1"', text)
-    scripts = re.findall(r'<script defer="defer" src="([^"]+)"', head)
-    tables = [s for s in scripts if "_static/tables/" in s]
+    tables = re.findall(r'<link rel="live-tables" href="([^"]+)">', head)
+    assert "_static/tables/" not in head.replace(f'href="{tables[0]}"' if tables else "", "")
     if not widgets:
         assert tables == []
         return
-    assert scripts[0] == tables[0] and len(tables) == 1
+    assert len(tables) == 1
     uids, docs, datas = page_tables.read_tables((page.parent / tables[0]).read_text(encoding="utf-8"))
     assert uids == widgets and len(docs) == len(uids) == len(datas)
     assert all(doc["doc"]["roots"] for doc in docs)

@@ -5,10 +5,11 @@ document that the page script embeds and the page table of first answers. They a
 quarters of a chapter's HTML (trench_crusade: 417 of 539 KB), and a phone must download all of
 it before the first paint. Once every page is written, they are moved, in page order, into one
 script per page, ``_static/tables/<page>-<digest>.js`` (the data line, then
-``widgets/js/tables/page_tables.js``), which the page loads with ``defer`` before its other
-scripts: it gives every widget its two scripts back once the page is parsed, before
-DOMContentLoaded, where ``live.js`` and ``share.js`` look for them. Kept offline like every file a
-page loads (``book/_ext/offline.py``, group ``a``). The widgets' documents side by side also
+``widgets/js/tables/page_tables.js``), named in the page's head by ``<link rel="live-tables">``
+(which no browser fetches by itself). ``widgets/js/live.js`` asks for it when it runs, once the
+page is parsed and has painted, before the page's load event; the script gives every widget its
+two scripts back, where ``live.js`` and ``share.js`` then look for them (``LiveBook.tables``).
+Kept offline like every file a page loads (``book/_ext/offline.py``, group ``a``). The widgets' documents side by side also
 compress better than scattered through the prose (the whole first visit is 33 KB smaller).
 
 :func:`page_widgets` reads the page tables of a built page back (tests and benches).
@@ -28,8 +29,7 @@ _PAIR = re.compile(r'<script type="application/json" class="live-doc">(.*?)</scr
                    r'(?:<script type="application/json" class="live-data">(.*?)</script>)?', re.S)
 _WIDGET = '<div class="live-widget" id="'
 _DATA_LINE = re.compile(r"const TABLES = (\[.*\]);")
-_SRC = re.compile(r'<script defer="defer" src="([^"]*' + TABLES_DIR + r'/[^"]+\.js)"></script>')
-_FIRST_DEFERRED = '<script defer="defer" src="'
+_SRC = re.compile(r'<link rel="live-tables" href="([^"]*' + TABLES_DIR + r'/[^"]+\.js)">')
 
 
 def _value(text: str):
@@ -93,8 +93,8 @@ def move_tables(outdir: Path, rel: str) -> str | None:
     >>> script = move_tables(site, "book/a.html"); script  # doctest: +ELLIPSIS
     '_static/tables/a-....js'
     >>> print((site / "book" / "a.html").read_text(encoding="utf-8"))  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
-    <head><script defer="defer" src="../_static/tables/a-....js"></script><script defer="defer"
-    src="../_static/x.js"></script></head><body><div class="live-widget" id="w" data-live="w"></div></body>
+    <head><script defer="defer" src="../_static/x.js"></script><link rel="live-tables"
+    href="../_static/tables/a-....js"></head><body><div class="live-widget" id="w" data-live="w"></div></body>
     >>> page_widgets(site, "book/a.html"), move_tables(site, "book/a.html")
     ([], None)
     """
@@ -108,11 +108,8 @@ def move_tables(outdir: Path, rel: str) -> str | None:
     (outdir / TABLES_DIR).mkdir(parents=True, exist_ok=True)
     (outdir / name).write_text(script, encoding="utf-8")
     src = os.path.relpath(outdir / name, path.parent).replace(os.sep, "/")
-    tag = f'<script defer="defer" src="{src}"></script>'
     head, body = rest.split("</head>", 1)
-    at = head.find(_FIRST_DEFERRED)
-    head = head[:at] + tag + head[at:] if at >= 0 else head + tag
-    path.write_text(head + "</head>" + body, encoding="utf-8")
+    path.write_text(f'{head}<link rel="live-tables" href="{src}"></head>{body}', encoding="utf-8")
     return name
 
 
