@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 from bench import _median, _p95, serve_site  # noqa: E402  (the site-timing helpers bench.py uses)
-from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, SITE, page_widgets  # noqa: E402
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
 # ../shared/tools/slow_server.py beside the checkout (or beside the folder of worktrees)
@@ -112,10 +112,7 @@ WATCH_JS = """([uid, name, value]) => {
 
 
 def page_data(site: Path, chapter: str) -> dict[str, dict]:
-    html = (site / "book" / f"{chapter}.html").read_text(encoding="utf-8")
-    datas = [json.loads(d.replace("<\\/", "</")) for d in
-             re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)]
-    return {d["uid"]: d for d in datas}
+    return {d["uid"]: d for d in page_widgets(f"book/{chapter}.html", site)}
 
 
 def table_values(data: dict, name: str) -> list[float]:
@@ -135,9 +132,7 @@ def move_share(site: Path) -> tuple[float, float, int]:
     from widgets.views.live import rebuild
     shares, hit, total = [], 0, 0
     for path in sorted(site.glob("book/**/*.html")):
-        html = path.read_text(encoding="utf-8")
-        for d in re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S):
-            data = json.loads(d.replace("<\\/", "</"))
+        for data in page_widgets(path.relative_to(site).as_posix(), site):
             if not data.get("origin"):
                 continue
             moves = rebuild(data["origin"]).two_control_moves()

@@ -29,7 +29,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-from conftest import CHROMIUM, CHROMIUM_ARGS, SITE  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, SITE, page_widgets  # noqa: E402
 
 # ../shared beside the checkout (or beside its worktrees' folder: /work/wt/NAME)
 SLOW = next((p for p in (ROOT.parent / "shared" / "tools" / "slow_server.py",
@@ -97,8 +97,6 @@ def main() -> None:
     parser.add_argument("--rtt", default="150")
     args = parser.parse_args()
     from widgets.views.live import rebuild
-    import json
-    import re
     sites = [s.resolve() for s in (args.site or [SITE])]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -116,10 +114,7 @@ def main() -> None:
             try:
                 for chapter, title, uid, typed in QUESTIONS:
                     taps, seconds, source, shown = ask(page, base, chapter, title, uid, typed)
-                    html = (site / "book" / f"{chapter}.html").read_text(encoding="utf-8")
-                    data = next(json.loads(d.replace("<\\/", "</")) for d in re.findall(
-                        r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)
-                        if f'"uid":"{uid}"' in d)
+                    data = next(d for d in page_widgets(f"book/{chapter}.html", site) if d["uid"] == uid)
                     widget = rebuild(data["origin"])
                     raw = {c.name: c.key(c.default) for c in widget.controls}
                     raw.update(dict(typed))

@@ -23,6 +23,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from dev import SiteHandler  # noqa: E402  (the same file types as `dev.py serve`)
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import page_tables  # noqa: E402  (a built page's widget data, moved out of the page)
+
+
+def page_widgets(rel: str, site: Path = SITE) -> list[dict]:
+    """The page tables (``live-data``) of the built page ``rel``, in page order."""
+    return page_tables.page_widgets(site, rel)
 
 
 class _QuietHandler(SiteHandler):

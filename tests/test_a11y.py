@@ -11,13 +11,12 @@
 from __future__ import annotations
 
 import html
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import SITE, OfflinePage
+from conftest import SITE, OfflinePage, page_widgets
 from widgets import bfrpg as bf
 from widgets.views import bfrpg as views
 from widgets.views.live import rebuild
@@ -45,12 +44,6 @@ CONTROLS_JS = """() => {
   visit(document);
   return out;
 }"""
-
-
-def page_widgets(rel: str) -> list[dict]:
-    text = (SITE / rel).read_text(encoding="utf-8")
-    return [json.loads(d.replace("<\\/", "</")) for d in
-            re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', text, re.S)]
 
 
 def themed_page(browser, site_url, mode: str) -> OfflinePage:

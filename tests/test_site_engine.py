@@ -6,13 +6,12 @@ page error."""
 from __future__ import annotations
 
 import html
-import json
 import random
-import re
 
 import pytest
 
 from conftest import SITE
+from conftest import page_widgets as page_data
 from widgets.views.live import rebuild
 
 CHAPTERS = ["trench_crusade", "bfrpg", "pf2e", "underface", "hunters_moon"]
@@ -20,9 +19,7 @@ BOOT_MS = 60_000
 
 
 def page_widgets(chapter: str) -> list[dict]:
-    html = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
-    return [json.loads(d.replace("<\\/", "</")) for d in
-            re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)]
+    return page_data(f"book/{chapter}.html")
 
 
 def off_table_raw(widget, data: dict, rng: random.Random) -> dict:

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from conftest import SITE
+from conftest import SITE, page_widgets
 from widgets.views.engine import ENGINE_MODULES
 from widgets.views.live import rebuild
 
@@ -28,9 +28,8 @@ def every_widget() -> list[dict]:
     """Every widget the engine answers for (the appendix on the odds' math ships all its answers)."""
     out = []
     for page in sorted(SITE.rglob("*.html")):
-        text = page.read_text(encoding="utf-8")
-        out += [json.loads(d.replace("<\\/", "</")) for d in
-                re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', text, re.S)]
+        if "_static" not in page.relative_to(SITE).parts:
+            out += page_widgets(page.relative_to(SITE).as_posix())
     return [d for d in out if d["origin"]["module"] in {f"widgets.views.{m}" for m in ENGINE_MODULES}]
 
 

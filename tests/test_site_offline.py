@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import pytest
 
 from bench import LoggedSite, first_visit
-from conftest import SITE
+from conftest import SITE, page_widgets
 from widgets.views.live import rebuild
 from widgets.views.static_page import unpack
 
@@ -43,12 +43,6 @@ def sw_data(site: Path = SITE) -> dict:
 def sw_files(site: Path = SITE) -> dict[str, dict]:
     return {path: {"digest": d, "size": n, "group": g, "query": q}
             for path, d, n, g, q in sw_data(site)["files"]}
-
-
-def page_widgets(rel: str, site: Path = SITE) -> list[dict]:
-    html = (site / rel).read_text(encoding="utf-8")
-    return [json.loads(d.replace("<\\/", "</")) for d in
-            re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', html, re.S)]
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +222,12 @@ def test_service_worker_lists_every_file_with_its_digest_and_when_to_keep_it():
     groups = {g: {p for p, f in files.items() if f["group"] == g} for g in "apeo"}
     assert groups["p"] == set(site_pages())
     assert {"_static/live.js", "_static/share.js", "_static/offline.js",
-            "_static/bokeh_loader.js", "_static/chrome.css"} <= groups["a"]
+            "_static/bokeh_loader.js", "_static/book-styles.css", "_static/widget.css"} <= groups["a"]
+    # the stylesheets joined into book-styles.css (book/_ext/theme_css.py) are no page's: not kept
+    # in the background, so not downloaded twice
+    assert "_static/chrome.css" in groups["o"]
+    # a page's widget data (book/_ext/page_tables.py) is kept like every file a page loads
+    assert any(p.startswith("_static/tables/trench_crusade-") for p in groups["a"])
     # the search index is a group of its own, kept whole once the reader has searched
     groups["s"] = {p for p, f in files.items() if f["group"] == "s"}
     assert len(groups["s"]) > 50 and all(p.startswith("pagefind/") for p in groups["s"])

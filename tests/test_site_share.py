@@ -4,13 +4,13 @@ address go through the same checks as typed ones and never become markup."""
 from __future__ import annotations
 
 import html
-import json
 import re
 from urllib.parse import quote, urlparse
 
 import pytest
 
 from conftest import SITE, OfflinePage
+from conftest import page_widgets as page_data
 from widgets.views.live import rebuild
 from widgets.views.static_page import unpack
 
@@ -21,9 +21,7 @@ COPY_NAME = "이 위젯의 지금 값으로 여는 링크 복사"
 
 
 def page_widgets(chapter: str) -> list[dict]:
-    text = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
-    return [json.loads(d.replace("<\\/", "</")) for d in
-            re.findall(r'<script type="application/json" class="live-data">(.*?)</script>', text, re.S)]
+    return page_data(f"book/{chapter}.html")
 
 
 def shown(page, uid: str) -> dict:

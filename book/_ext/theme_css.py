@@ -10,9 +10,18 @@ one of the site's words is a prefix of (``bs-tooltip-`` joined to a placement in
 every at-rule but ``@media``/``@supports``/``@layer``, whose own rules are cut the same way.
 Checked by the phone and desktop screenshots and the layout tests (tests/test_phone.py,
 tests/test_site_nav.py).
+
+Then the stylesheets every page links are joined, in the pages' order, into one file
+(``_static/book-styles.css``, :func:`bundle`), so that a phone waits for three stylesheets before
+the first paint, not ten (each a request of its own, a connection of its own over HTTP/1.x).
+``widget.css`` stays its own file: widgets/js/a11y.js finds it by name to copy its rules into the
+widgets' shadow roots; so the files before it and those after it are joined apart
+(``book-styles-2.css``), and the cascade keeps its order.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -172,6 +181,106 @@ def trim(css: str, words: set[str], prefixes: tuple[str, ...] = ()) -> str:
     return "\n".join(out)
 
 
+#: The joined stylesheet, in the site; a stylesheet that stays a file of its own
+BUNDLE = "_static/book-styles.css"
+_OWN_FILE = ("_static/widget.css",)
+_LINK = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>')
+_HREF = re.compile(r'\bhref="([^"?#]+)[^"]*"')
+_URL = re.compile(r"""url\((['"]?)(?!data:|[a-z]+:|/|#)([^'")]+)\1\)""")
+
+
+def rebase(css: str, source: str, target: str) -> str:
+    """``css`` of the site file ``source`` with its relative ``url()``s pointing where they did,
+    read from ``target``; and no ``@charset`` (the joined file says it once).
+
+    >>> rebase('@charset "UTF-8";a{b:url(../vendor/f.woff2)}c{d:url("data:x")}', "_static/styles/t.css",
+    ...        "_static/all.css")
+    'a{b:url(vendor/f.woff2)}c{d:url("data:x")}'
+    """
+    def moved(m):
+        path = os.path.normpath(os.path.join(os.path.dirname(source), m.group(2)))
+        return f"url({m.group(1)}{os.path.relpath(path, os.path.dirname(target))}{m.group(1)})"
+    return _URL.sub(moved, re.sub(r'@charset\s+"[^"]*";', "", css))
+
+
+def _links(page_html: str, page: str) -> list[tuple[str, str]]:
+    """The stylesheet links of a page's head: (tag, the file in the site)."""
+    head = page_html.split("</head>", 1)[0]
+    out = []
+    for tag in _LINK.findall(head):
+        href = _HREF.search(tag)
+        if href:
+            out.append((tag, os.path.normpath(os.path.join(os.path.dirname(page), href.group(1))).replace(os.sep, "/")))
+    return out
+
+
+def _runs(links: list[tuple[str, str]], common: set[str]) -> list[list[str]]:
+    """The runs of ``common`` files among a page's links (split by any other)."""
+    runs = [[]]
+    for _, f in links:
+        if f in common:
+            runs[-1].append(f)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
+
+
+def bundle(outdir: Path, pages: list[str]) -> list[str]:
+    r"""Join the stylesheets that every page of ``pages`` links (not :data:`_OWN_FILE`), each
+    run of them in the pages' order, into one file per run (:data:`BUNDLE`, then
+    ``book-styles-2.css``, …), linked instead; return the joined files (none when the pages
+    link the stylesheets in different orders).
+
+    >>> import tempfile
+    >>> site = Path(tempfile.mkdtemp()); (site / "_static" / "s").mkdir(parents=True); (site / "b").mkdir()
+    >>> for name, css in [("a.css", "p{x:1}"), ("s/b.css", "q{y:url(../i.png)}"), ("widget.css", "w{}"),
+    ...                   ("c.css", "c{}"), ("d.css", "d{}")]:
+    ...     _ = (site / "_static" / name).write_text(css)
+    >>> links = "".join(f'<link rel="stylesheet" href="../_static/{name}" />'
+    ...                 for name in ("a.css?v=1", "s/b.css", "widget.css", "c.css", "d.css"))
+    >>> _ = (site / "b" / "p.html").write_text(f"<head>{links}</head><p>x</p>")
+    >>> bundle(site, ["b/p.html"])
+    ['_static/book-styles.css', '_static/book-styles-2.css']
+    >>> print((site / "b" / "p.html").read_text())  # doctest: +ELLIPSIS
+    <head><link rel="stylesheet" href="../_static/book-styles.css?v=..." /><link rel="stylesheet" href="../_static/widget.css" /><link rel="stylesheet" href="../_static/book-styles-2.css?v=..." /></head><p>x</p>
+    >>> (site / BUNDLE).read_text()
+    '@charset "UTF-8";\np{x:1}\nq{y:url(i.png)}\n'
+    """
+    listed = {page: _links((outdir / page).read_text(encoding="utf-8"), page) for page in pages}
+    listed = {page: links for page, links in listed.items() if links}
+    if not listed:
+        return []
+    common = set.intersection(*({f for _, f in links} for links in listed.values())) - set(_OWN_FILE)
+    runs = _runs(next(iter(listed.values())), common)
+    if any(_runs(links, common) != runs for links in listed.values()):
+        return []
+    names, hrefs = [], {}
+    for i, run in enumerate(runs):
+        name = BUNDLE if i == 0 else BUNDLE.replace(".css", f"-{i + 1}.css")
+        if len(run) == 1:
+            continue
+        text = '@charset "UTF-8";\n' + "".join(
+            rebase((outdir / f).read_text(encoding="utf-8"), f, name).strip() + "\n" for f in run)
+        (outdir / name).write_text(text, encoding="utf-8")
+        names.append(name)
+        hrefs[run[0]] = (name, hashlib.sha256(text.encode()).hexdigest()[:10])
+        hrefs.update({f: None for f in run[1:]})
+    for page, links in listed.items():
+        page_html = (outdir / page).read_text(encoding="utf-8")
+        head, body = page_html.split("</head>", 1)
+        for tag, f in links:
+            if f not in hrefs:
+                continue
+            joined = hrefs[f]
+            if joined:
+                href = os.path.relpath(outdir / joined[0], (outdir / page).parent).replace(os.sep, "/")
+                head = head.replace(tag, f'<link rel="stylesheet" href="{href}?v={joined[1]}" />', 1)
+            else:
+                head = head.replace(tag, "", 1)
+        (outdir / page).write_text(head + "</head>" + body, encoding="utf-8")
+    return names
+
+
 def _trim_theme(app, exception):
     if exception is not None or app.builder.format != "html":
         return
@@ -180,6 +289,8 @@ def _trim_theme(app, exception):
     for path in (p for pattern in TRIMMED for p in outdir.glob(pattern)):
         if path.is_file():
             path.write_text(trim(path.read_text(encoding="utf-8"), words, prefixes), encoding="utf-8")
+    pages = [p.relative_to(outdir).as_posix() for p in sorted(outdir.rglob("*.html"))]
+    bundle(outdir, [p for p in pages if not p.startswith("_static/")])
 
 
 def setup(app):

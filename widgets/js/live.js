@@ -6,6 +6,7 @@
  * and its number box, and shows what the table or the engine returns.
  *
  * Page API (used by the tests and other page scripts):
+ *   LiveBook.tables                -> Promise: the page's widget data has arrived (below)
  *   LiveBook.embedAll()            -> Promise of the number of widgets, once all are embedded
  *   LiveBook.values(uid)           -> {control name: raw value} as the page would send it, or
  *                                     null before the widget is embedded
@@ -17,11 +18,27 @@
  *   LiveBook.picked(uid, indices)  -> a tapped bar: its exact value under the plot
  *   "live:answer" event on the .live-widget element after every shown answer
  *       (detail: {uid, values, source: "table" | "engine"}); "live:error" likewise.
+ *
+ * The page's widget data (each widget's Bokeh document and page table) is not in the page: it
+ * comes in a script of its own (book/_ext/page_tables.py, named by <link rel="live-tables">),
+ * which this file asks for when it runs, after the page has been parsed and painted, so the
+ * first paint does not wait for it. Widgets are registered once it has run.
  */
 (function () {
   "use strict";
 
   const here = document.currentScript ? document.currentScript.src : "";
+  const tables = new Promise((done) => {
+    const link = document.querySelector('link[rel="live-tables"]');
+    if (!link) {
+      done();
+      return;
+    }
+    const script = document.createElement("script");
+    script.src = link.href;
+    script.onload = script.onerror = () => done();
+    document.head.appendChild(script);
+  });
   const config = window.LiveBookConfig || {};
   const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
   // the same minus signs as widgets.views.live.normalise_typed (NFKC keeps U+2212)
@@ -217,7 +234,8 @@
 
   function embedAll() {
     // one after another: embedding many documents at once makes each wait on the others' layout
-    return Object.values(widgets).reduce((done, st) => done.then(() => embed(st)), Promise.resolve())
+    return tables.then(() => Object.values(widgets)
+      .reduce((done, st) => done.then(() => embed(st)), Promise.resolve()))
       .then(() => Object.keys(widgets).length);
   }
 
@@ -686,11 +704,13 @@
 
   window.LiveBook = {
     changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, normalise,
-    picked, step, fold, startEngine: startEngineSoon,
+    picked, step, fold, startEngine: startEngineSoon, tables,
   };
   function start() {
-    observe();
-    prestart();
+    tables.then(() => {
+      observe();
+      prestart();
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

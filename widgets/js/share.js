@@ -270,8 +270,13 @@
   }
 
   // --- start -------------------------------------------------------------------------
+  // once the page's widget data has arrived (live.js asks for it after the first paint)
   function start() {
     if (!window.LiveBook) return;
+    window.LiveShare.restored = (window.LiveBook.tables || Promise.resolve()).then(begin);
+  }
+
+  function begin() {
     document.querySelectorAll(".live-widget[data-live]").forEach((el) => {
       const script = el.querySelector("script.live-data");
       if (!script) return;
@@ -295,12 +300,12 @@
       });
     });
     restored = isOurs(location.hash) ? apply(location.hash, true) : Promise.resolve([]);
-    window.LiveShare.restored = restored;
     jumped();
     window.addEventListener("hashchange", () => {
       if (isOurs(location.hash)) window.LiveShare.restored = apply(location.hash, true);
       else jumped();
     });
+    return restored;
   }
 
   window.LiveShare = {restored, linkFor};
