@@ -18,9 +18,28 @@
  *   restore refuses one larger than its first heap: pyodide/pyodide#6254) is deleted, and the
  *   engine boots as the first time, without making another.
  *
- * Messages in: {type: "ask", id, request: JSON text}; out: {type: "ready", boot: {ms, from:
- * "snapshot" | "start", shared}}, {type: "failed", error}, {type: "answer", id, answer}.
+ * Messages in: {type: "ask", id, request: JSON text}, {type: "timeline"}; out: {type: "ready",
+ * boot: {ms, from: "snapshot" | "start", shared}}, {type: "failed", error}, {type: "answer", id,
+ * answer}, {type: "timeline", steps: [[name, ms since the epoch]], files: [[address, start, end,
+ * bytes]]} (how the boot went, for scripts/bench_engine.py --timeline).
  */
+const steps = [];
+function step(name) {
+  steps.push([name, performance.timeOrigin + performance.now()]);
+}
+step("worker started");
+// the runtime's wasm compiled and instantiated (inside loadPyodide): timed for the timeline only
+for (const fn of ["instantiateStreaming", "instantiate"]) {
+  const real = WebAssembly[fn];
+  if (typeof real !== "function") continue;
+  WebAssembly[fn] = function (...args) {
+    step("wasm " + fn + " called");
+    return real.apply(this, args).then((out) => {
+      step("wasm compiled and instantiated");
+      return out;
+    });
+  };
+}
 const params = new URL(import.meta.url).searchParams;
 const ROOT = "/rulebook";
 const SNAPSHOTS = "book-engine-snapshots";       // not the offline cache's "rulebook-" prefix
@@ -74,11 +93,13 @@ async function boot() {
   const indexURL = params.get("pyodide");
   const stdLibURL = params.get("stdlib") || undefined;     // undefined: the runtime's own
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  step("pyodide.mjs imported");
   const files = fetch(bundleURL).then((r) => {
     if (!r.ok) throw new Error("bundle " + r.status);
     return r.json();
-  });
+  }).then((f) => { step("library bundle arrived"); return f; });
   const snapshot = await readSnapshot().catch(() => null);
+  step("snapshot looked up");
   if (snapshot instanceof Uint8Array) {
     try {
       const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _loadSnapshot: snapshot });
@@ -92,27 +113,43 @@ async function boot() {
   }
   const snap = snapshot === null;                 // not after a refused one
   const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _makeSnapshot: snap });
+  step("loadPyodide done");
   writeLibrary(py, await files);
+  step("library written");
   py.runPython(IMPORTS);
+  step("library imported");
   if (snap) {
     try {
       keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
     } catch (err) {
       // no snapshot this time: the engine still answers
     }
+    step("snapshot made");
   }
+  step("ready");
   return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
 }
 
 const ready = boot();
 
+let asked = 0;
+
 async function handle(msg, reply) {
   const m = msg.data;
+  if (m && m.type === "timeline") {
+    const files = performance.getEntriesByType("resource").map((r) => [
+      r.name, performance.timeOrigin + r.startTime, performance.timeOrigin + r.responseEnd, r.encodedBodySize]);
+    reply.postMessage({ type: "timeline", steps, files });
+    return;
+  }
   if (!m || m.type !== "ask") return;
   let answer;
   try {
     const { fn } = await ready;
+    const first = asked++ === 0;
+    if (first) step("first question computing");
     answer = JSON.parse(fn(m.request));
+    if (first) step("first answer computed");
   } catch (err) {
     answer = { error: "계산 엔진이 답하지 못했습니다." };
   }

@@ -13,6 +13,8 @@
  *   LiveBook.settled(uid)          -> Promise: resolves when the widget's latest change is shown
  *   LiveBook.engineState()         -> "off" | "booting" | "ready" | "failed" | "absent"
  *   LiveBook.ask(origin, values)   -> Promise of the engine's raw answer (tests)
+ *   LiveBook.engineTimeline()      -> Promise of how the engine booted: {steps, files} (the
+ *                                     worker's own clock, ms since the epoch; bench_engine.py)
  *   LiveBook.normalise(text)       -> typed text as the library reads it (NFKC, minus signs)
  *   LiveBook.picked(uid, indices)  -> a tapped bar: its exact value under the plot
  *   "live:answer" event on the .live-widget element after every shown answer
@@ -601,7 +603,8 @@
     url.searchParams.set("pyodide", assetURL(config.pyodide));
     if (config.stdlib) url.searchParams.set("stdlib", assetURL(config.stdlib));
     const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
-               pending: new Map(), started: performance.now(), bootMs: null, boot: null};
+               pending: new Map(), started: performance.now(), bootMs: null, boot: null,
+               timelines: []};
     engine = e;
     const told = (state) => document.dispatchEvent(new CustomEvent("live:engine", {detail: {state}}));
     told("booting");                     // offline.js holds the background copy meanwhile
@@ -623,6 +626,8 @@
         try { localStorage.setItem(USED, "1"); } catch (err) { /* private mode: no memory */ }
       } else if (m.type === "failed") {
         fail(m.error);
+      } else if (m.type === "timeline") {
+        e.timelines.splice(0).forEach((done) => done({steps: m.steps, files: m.files}));
       } else if (m.type === "answer") {
         const p = e.pending.get(m.id);
         e.pending.delete(m.id);
@@ -661,6 +666,14 @@
     });
   }
 
+  function engineTimeline() {
+    if (!engine || engine.state === "failed") return Promise.resolve(null);
+    return new Promise((done) => {
+      engine.timelines.push(done);
+      engine.port.postMessage({type: "timeline"});
+    });
+  }
+
   function engineState() {
     if (!config.bundle) return "absent";
     return engine ? engine.state : "off";
@@ -685,7 +698,7 @@
   }
 
   window.LiveBook = {
-    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, normalise,
+    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, engineTimeline, normalise,
     picked, step, fold, startEngine: startEngineSoon,
   };
   function start() {
