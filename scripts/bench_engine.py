@@ -197,14 +197,18 @@ def second_chapter(browser, base: str, site: Path, shared: bool) -> tuple[float,
 
 
 def engine_files(site: Path) -> list[Path]:
-    """The files a page's engine downloads: Pyodide's runtime and its lock file, the standard
-    library (the build's own when it made one), the library bundle and the worker."""
+    """The files a page's engine downloads: Pyodide's runtime and its lock file, the library
+    (the build's zip of it and the standard library it reads, compiled; else its sources and
+    the runtime's full standard library) and the worker."""
     text = (site / "book" / "pf2e.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r"window\.LiveBookConfig = (\{.*?\});", text).group(1))
     static = site / "_static"
     files = [static / config["pyodide"] / n for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                                                        "pyodide-lock.json")]
-    files.append(static / config["stdlib"] if config.get("stdlib") else static / config["pyodide"] / "python_stdlib.zip")
+    if config.get("stdlib"):                        # builds before the zip held the library too
+        files.append(static / config["stdlib"])
+    elif not config["bundle"].endswith(".zip"):
+        files.append(static / config["pyodide"] / "python_stdlib.zip")
     return files + [static / config["bundle"], static / config["worker"]]
 
 

@@ -1,16 +1,19 @@
 /* The in-page engine: the project's own Python library (the `widgets` package, pure Python)
  * running in Pyodide inside this module worker. Everything is loaded from the site itself: the
- * worker's address carries `pyodide` (folder of the vendored runtime), `bundle` (JSON
- * {path: source} of the library) and, where the build made one, `stdlib`: a standard library of
- * only the modules the engine reads (book/_ext/vendor_assets.py), loaded through Pyodide's
- * `stdLibURL` instead of the runtime's full python_stdlib.zip.
+ * worker's address carries `pyodide` (folder of the vendored runtime) and `bundle`, the library:
+ * - a zip (`.zip`, where the build could run Pyodide): the library and only the standard
+ *   library's modules the engine reads, compiled to bytecode (book/_ext/vendor_assets.py
+ *   engine_zip), loaded through Pyodide's `stdLibURL` instead of the runtime's full
+ *   python_stdlib.zip, so that Python starts and imports the library without compiling source;
+ * - else JSON {path: source} of the library, written to /rulebook beside the full one.
  *
  * One engine per visit:
  * - Started as a SharedWorker (widgets/js/live.js does where the browser has one, with
  *   `extendedLifetime`, so it outlives the page that started it while the next page of the book
  *   opens), every page and tab of the book asks the same running engine; as a dedicated Worker
  *   (elsewhere) each page has its own.
- * - Booting the first time imports the library and then keeps a memory snapshot of the ready
+ * - Booting the first time imports the library's entry point, answers the questions that
+ *   waited, then imports the rest of the library and keeps a memory snapshot of the ready
  *   interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
  *   / `_loadSnapshot`, marked private and experimental upstream; keyed by this build's bundle,
  *   so a new build makes a new one). Every later boot restores that snapshot instead of starting
@@ -44,12 +47,37 @@ const params = new URL(import.meta.url).searchParams;
 const ROOT = "/rulebook";
 const SNAPSHOTS = "book-engine-snapshots";       // not the offline cache's "rulebook-" prefix
 const bundleURL = params.get("bundle");
+const zipped = new URL(bundleURL).pathname.endsWith(".zip");
 const snapshotKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=1";
 const refusedKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=refused";
+// The runtime's wasm and the library's zip are asked for at once, beside pyodide.mjs (which
+// would ask for them only once it has itself arrived, a round trip later on a phone's link):
+// Pyodide's own first request of each address is handed the response already under way.
+const early = new Map();
+const pyodideURL = params.get("pyodide");
+for (const url of [new URL("pyodide.asm.wasm", pyodideURL).href, zipped ? bundleURL : null]) {
+  if (!url) continue;
+  const response = fetch(url, {credentials: "same-origin"});
+  response.catch(() => {});                       // offline: Pyodide's own request says so
+  early.set(url, response);
+}
+const fetchNow = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
+  const response = url !== null && early.get(url);
+  if (response) {
+    early.delete(url);
+    return response;
+  }
+  return fetchNow(input, init);
+};
 const shared = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
-// the library's modules, imported before the snapshot so that a restored engine needs no import
-const IMPORTS = "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
-  "from widgets.views.engine import answer as _answer, warm as _warm\n_warm()\n";
+// The engine's entry point, imported before the first answer (which imports what its widget
+// needs); every other module of the library is imported after the answers already asked for,
+// and before the snapshot, so that a restored engine needs no import.
+const IMPORTS = (zipped ? "" : "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n") +
+  "from widgets.views.engine import answer as _answer\n";
+const PAUSE_MS = 20;        // between two modules: the answers go out, a new question comes first
 
 async function cache() {
   try {
@@ -82,6 +110,7 @@ async function refuseSnapshots() {
 }
 
 function writeLibrary(py, files) {
+  if (!files) return;                             // in the zip
   for (const [path, text] of Object.entries(files)) {
     py.FS.mkdirTree(ROOT + "/" + path.split("/").slice(0, -1).join("/"));
     py.FS.writeFile(ROOT + "/" + path, text);
@@ -90,11 +119,11 @@ function writeLibrary(py, files) {
 
 async function boot() {
   const started = performance.now();
-  const indexURL = params.get("pyodide");
-  const stdLibURL = params.get("stdlib") || undefined;     // undefined: the runtime's own
+  const indexURL = pyodideURL;
+  const stdLibURL = zipped ? bundleURL : undefined;     // undefined: the runtime's own
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   step("pyodide.mjs imported");
-  const files = fetch(bundleURL).then((r) => {
+  const files = zipped ? Promise.resolve(null) : fetch(bundleURL).then((r) => {
     if (!r.ok) throw new Error("bundle " + r.status);
     return r.json();
   }).then((f) => { step("library bundle arrived"); return f; });
@@ -117,15 +146,30 @@ async function boot() {
   writeLibrary(py, await files);
   step("library written");
   py.runPython(IMPORTS);
-  step("library imported");
-  if (snap) {
+  step("library entry imported");
+  // The questions that waited for the engine are answered first (their handlers go on as soon
+  // as `ready` resolves); then the rest of the library, one module a task, and the snapshot.
+  const names = py.runPython("from widgets.views.engine import warm_modules\nwarm_modules()");
+  const rest = names.toJs();
+  names.destroy();
+  const importlib = py.pyimport("importlib");
+  const next = () => {
     try {
-      keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
+      if (rest.length) {
+        importlib.import_module(rest.shift()).destroy();
+        setTimeout(next, PAUSE_MS);
+        return;
+      }
+      importlib.destroy();
+      step("library imported");
+      if (snap) keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
+      step("snapshot made");
     } catch (err) {
-      // no snapshot this time: the engine still answers
+      // no snapshot this time (or a module that failed: its widget's answer says so): the
+      // engine still answers
     }
-    step("snapshot made");
-  }
+  };
+  setTimeout(next, PAUSE_MS);
   step("ready");
   return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
 }

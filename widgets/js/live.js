@@ -601,7 +601,6 @@
     const url = new URL(assetURL(config.worker));
     url.searchParams.set("bundle", assetURL(config.bundle));
     url.searchParams.set("pyodide", assetURL(config.pyodide));
-    if (config.stdlib) url.searchParams.set("stdlib", assetURL(config.stdlib));
     const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
                pending: new Map(), started: performance.now(), bootMs: null, boot: null,
                timelines: []};
