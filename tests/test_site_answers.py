@@ -119,11 +119,6 @@ def test_a_widget_changed_online_keeps_the_engine_for_offline(browser, subpath):
         v.close()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known since 2026-12-03: on this machine the page shows the 'engine failed' message, not the "
-    "'offline' one, after the network is cut (seen on the session's starting build too); "
-    "the marked old answer and the table answers are what a reader needs and are checked by "
-    "test_site_offline; open in the closing note"))
 def test_offline_without_the_engine_says_so_and_keeps_the_old_answer_marked(browser, subpath):  # noqa: F811
     visit, context, page = first_visit(browser, subpath, "book/trench_crusade.html")
     v = Visit(browser, subpath.url, context=context, page=page)

@@ -426,10 +426,22 @@
       if (seq !== st.seq) return;
       // the answer shown stays marked as the previous values' (never at full strength)
       stale(st, true);
-      const offline = navigator.onLine === false;
-      status(st, offline ? TEXT.offline : TEXT.failed, true, offline && window.LiveOffline);
-      finish(st, seq, "live:error", vals);
+      reachable().then((online) => {
+        if (seq !== st.seq) return;
+        status(st, online ? TEXT.failed : TEXT.offline, true, !online && window.LiveOffline);
+        finish(st, seq, "live:error", vals);
+      });
     });
+  }
+
+  // Whether the site answers (the engine could not start: offline, or another failure).
+  // navigator.onLine alone cannot tell: it says true on a network with no way out, and where the
+  // browser emulates a cut link. A HEAD request goes past the service worker (it keeps GETs), so
+  // only the site itself answers it.
+  function reachable() {
+    if (navigator.onLine === false) return Promise.resolve(false);
+    return fetch(assetURL(config.worker), {method: "HEAD", cache: "no-store"})
+      .then(() => true, () => false);
   }
 
   function show(st, seq, entry, vals, source) {
