@@ -67,9 +67,9 @@
     };
     widgets[uid] = st;
     if (!data) return;
-    el.addEventListener("pointerdown", startEngineSoon, {passive: true});
-    el.addEventListener("keydown", startEngineSoon, {passive: true});
-    el.addEventListener("focusin", startEngineSoon, {passive: true});
+    el.addEventListener("pointerdown", intent, {passive: true});
+    el.addEventListener("keydown", intent, {passive: true});
+    el.addEventListener("focusin", intent, {passive: true});
     el.addEventListener("click", saveFromWidget);
   }
 
@@ -603,6 +603,13 @@
     } catch (err) {
       return false;
     }
+  }
+
+  // A reader's first touch of a widget starts the engine, so that a value no table holds finds
+  // it under way; not where the browser asks to save data (the engine is then fetched only for
+  // such a value).
+  function intent() {
+    if (!(navigator.connection && navigator.connection.saveData)) startEngineSoon();
   }
 
   function startEngineSoon() {
