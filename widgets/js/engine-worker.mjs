@@ -77,7 +77,8 @@ const shared = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof
 // and before the snapshot, so that a restored engine needs no import.
 const IMPORTS = (zipped ? "" : "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n") +
   "from widgets.views.engine import answer as _answer\n";
-const PAUSE_MS = 20;        // between two modules: the answers go out, a new question comes first
+const FIRST_PAUSE_MS = 250; // after the first answers: the page shows them before the engine goes on
+const PAUSE_MS = 20;        // between two modules: a new question comes first
 
 async function cache() {
   try {
@@ -157,7 +158,7 @@ async function boot() {
     try {
       if (rest.length) {
         importlib.import_module(rest.shift()).destroy();
-        setTimeout(next, PAUSE_MS);
+        setTimeout(next, FIRST_PAUSE_MS);
         return;
       }
       importlib.destroy();
@@ -169,7 +170,7 @@ async function boot() {
       // engine still answers
     }
   };
-  setTimeout(next, PAUSE_MS);
+  setTimeout(next, FIRST_PAUSE_MS);
   step("ready");
   return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
 }
