@@ -93,7 +93,7 @@ def test_a_second_chapter_answers_without_a_second_boot(browser, site_url, scree
         if shared:   # the very engine the first chapter started: no boot at all
             assert second["shared"] and second["boot"] == first["boot"]
         else:        # a new worker, restored from the snapshot instead of starting Python
-            assert not second["shared"] and second["boot"]["from"] == "snapshot"
+            assert not second["shared"] and second["boot"]["from"] == "snapshot", second
         assert reader.errors == [] and reader.off_site == []
     finally:
         reader.close()

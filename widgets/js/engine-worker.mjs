@@ -12,17 +12,18 @@
  *   `extendedLifetime`, so it outlives the page that started it while the next page of the book
  *   opens), every page and tab of the book asks the same running engine; as a dedicated Worker
  *   (elsewhere) each page has its own.
- * - Booting the first time imports the library's entry point, answers the questions that
- *   waited, then imports the rest of the library and keeps a memory snapshot of the ready
- *   interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
+ * - Booting the first time imports the library's entry point and keeps a memory snapshot of
+ *   that interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
  *   / `_loadSnapshot`, marked private and experimental upstream; keyed by this build's bundle,
  *   so a new build makes a new one). Every later boot restores that snapshot instead of starting
- *   Python and importing the library again. A snapshot that cannot be restored (Pyodide's own
+ *   Python again. Either way the engine answers the questions that waited, then imports the rest
+ *   of the library, one module at a time. A snapshot that cannot be restored (Pyodide's own
  *   restore refuses one larger than its first heap: pyodide/pyodide#6254) is deleted, and the
  *   engine boots as the first time, without making another.
  *
  * Messages in: {type: "ask", id, request: JSON text}, {type: "timeline"}; out: {type: "ready",
- * boot: {ms, from: "snapshot" | "start", shared}}, {type: "failed", error}, {type: "answer", id,
+ * boot: {ms, from: "snapshot" | "start", shared, snapshot: when it started, why not from a kept
+ * one ("none" kept, the restore's error, "refused before")}}, {type: "failed", error}, {type: "answer", id,
  * answer}, {type: "timeline", steps: [[name, ms since the epoch]], files: [[address, start, end,
  * bytes]]} (how the boot went, for scripts/bench_engine.py --timeline).
  */
@@ -118,6 +119,35 @@ function writeLibrary(py, files) {
   }
 }
 
+let refusal = null;                               // why a kept snapshot could not be restored
+
+// The questions that waited for the engine are answered first (their handlers go on as soon as
+// `ready` resolves); then the rest of the library is imported, one module a task.
+function warmLater(py) {
+  let importlib = null;
+  let rest = null;
+  const next = () => {
+    try {
+      if (rest === null) {
+        const names = py.runPython("from widgets.views.engine import warm_modules\nwarm_modules()");
+        rest = names.toJs();
+        names.destroy();
+        importlib = py.pyimport("importlib");
+      }
+      if (rest.length) {
+        importlib.import_module(rest.shift()).destroy();
+        setTimeout(next, PAUSE_MS);
+        return;
+      }
+      importlib.destroy();
+      step("library imported");
+    } catch (err) {
+      // a module that failed: its widget's answer says so
+    }
+  };
+  setTimeout(next, FIRST_PAUSE_MS);
+}
+
 async function boot() {
   const started = performance.now();
   const indexURL = pyodideURL;
@@ -136,8 +166,10 @@ async function boot() {
       writeLibrary(py, await files);              // the file system is not in the snapshot
       const fn = py.globals.get("_answer");
       if (typeof fn !== "function") throw new Error("snapshot without the library");
+      warmLater(py);
       return {fn, boot: {ms: performance.now() - started, from: "snapshot", shared}};
     } catch (err) {
+      refusal = String((err && err.message) || err).slice(0, 300);
       await refuseSnapshots().catch(() => {});
     }
   }
@@ -148,31 +180,20 @@ async function boot() {
   step("library written");
   py.runPython(IMPORTS);
   step("library entry imported");
-  // The questions that waited for the engine are answered first (their handlers go on as soon
-  // as `ready` resolves); then the rest of the library, one module a task, and the snapshot.
-  const names = py.runPython("from widgets.views.engine import warm_modules\nwarm_modules()");
-  const rest = names.toJs();
-  names.destroy();
-  const importlib = py.pyimport("importlib");
-  const next = () => {
+  if (snap) {
+    // made now, before any answer: kept (a write of some 30 MB) while the reader reads the first
+    // answer, not cut short by the next page
     try {
-      if (rest.length) {
-        importlib.import_module(rest.shift()).destroy();
-        setTimeout(next, FIRST_PAUSE_MS);
-        return;
-      }
-      importlib.destroy();
-      step("library imported");
-      if (snap) keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
-      step("snapshot made");
+      keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
     } catch (err) {
-      // no snapshot this time (or a module that failed: its widget's answer says so): the
-      // engine still answers
+      // no snapshot this time: the engine still answers
     }
-  };
-  setTimeout(next, FIRST_PAUSE_MS);
+    step("snapshot made");
+  }
+  warmLater(py);
   step("ready");
-  return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
+  return {fn: py.globals.get("_answer"),
+          boot: {ms: performance.now() - started, from: "start", shared, snapshot: snapshot === null ? "none" : refusal || "refused before"}};
 }
 
 const ready = boot();

@@ -33,8 +33,8 @@ def warm_modules() -> list[str]:
 
 
 def warm() -> int:
-    """Import every module the engine answers for (the in-page engine does this before it keeps
-    a memory snapshot, so a restored engine imports nothing); the number of modules.
+    """Import every module the engine answers for (the in-page engine imports them one at a
+    time once it has answered the questions that waited for it); the number of modules.
 
     >>> warm() == len(ENGINE_MODULES)
     True
