@@ -13,7 +13,8 @@
  *   opens), every page and tab of the book asks the same running engine; as a dedicated Worker
  *   (elsewhere) each page has its own.
  * - Booting the first time imports the library's entry point and keeps a memory snapshot of
- *   that interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
+ *   that interpreter (then, once it has imported the rest, one of the whole library in its place)
+ *   in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
  *   / `_loadSnapshot`, marked private and experimental upstream; keyed by this build's bundle,
  *   so a new build makes a new one). Every later boot restores that snapshot instead of starting
  *   Python again. Either way the engine answers the questions that waited, then imports the rest
@@ -122,8 +123,9 @@ function writeLibrary(py, files) {
 let refusal = null;                               // why a kept snapshot could not be restored
 
 // The questions that waited for the engine are answered first (their handlers go on as soon as
-// `ready` resolves); then the rest of the library is imported, one module a task.
-function warmLater(py) {
+// `ready` resolves); then the rest of the library is imported, one module a task, and a fresh
+// engine keeps a second snapshot, with the whole library, in place of its first.
+function warmLater(py, snap = false) {
   let importlib = null;
   let rest = null;
   const next = () => {
@@ -141,8 +143,9 @@ function warmLater(py) {
       }
       importlib.destroy();
       step("library imported");
+      if (snap) keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
     } catch (err) {
-      // a module that failed: its widget's answer says so
+      // a module that failed (its widget's answer says so), or no second snapshot: the first stays
     }
   };
   setTimeout(next, FIRST_PAUSE_MS);
@@ -190,7 +193,7 @@ async function boot() {
     }
     step("snapshot made");
   }
-  warmLater(py);
+  warmLater(py, snap);
   step("ready");
   return {fn: py.globals.get("_answer"),
           boot: {ms: performance.now() - started, from: "start", shared, snapshot: snapshot === null ? "none" : refusal || "refused before"}};
