@@ -17,9 +17,8 @@
  * and everything on the reader's request ({type: "save", what: "all"}), with progress messages
  * ({type: "progress", done, total, bytes, totalBytes}, then {type: "saved", failed}).
  * While a page waits for its engine to boot ({type: "hold"} … {type: "go"}, sent by offline.js),
- * downloads for keeping wait, and those under way are cut and start again after, so that the
- * engine's own download has the connection (a hold lasts at most HOLD_MS); copies of what the
- * open page loaded (cacheOnly) go on, and so does a download a page's own request waits for.
+ * downloads for keeping wait, so that the engine's own download has the connection (a hold lasts
+ * at most HOLD_MS); copies of what the open page loaded (cacheOnly) go on.
  * Any same-origin file a page fetches (a page not kept yet, a search-index chunk) is kept when it
  * arrives. Every download is checked against its digest before it is kept, so a file of another
  * build (an older one from the HTTP cache, a newer one on the server) is never mixed in.
@@ -46,14 +45,10 @@ const HOLD_MS = 60000;                              // the longest a page's engi
 const holds = new Map();                           // page (client id) -> timer ending its hold
 let waiting = [];                                  // downloads waiting for the holds to end
 const parked = new Set();                          // keys of those downloads (a page never waits for them)
-const downloads = new Map();                       // key -> AbortController of a download for keeping
-const awaited = new Set();                         // keys a page's own request waits for (never cut)
 
 function hold(id) {
   clearTimeout(holds.get(id));
   holds.set(id, setTimeout(() => release(id), HOLD_MS));
-  // downloads for keeping under way stop too, and start again once the holds end
-  for (const [key, download] of downloads) if (!awaited.has(key)) download.abort();
 }
 
 function release(id) {
@@ -106,32 +101,23 @@ function fetchAndKeep(cache, key, {cacheOnly = false} = {}) {
   const job = (async () => {
     if (await cache.match(key)) return true;
     const tries = cacheOnly ? ["only-if-cached"] : ["force-cache", "reload"];
-    for (let i = 0; i < tries.length; i++) {
-      const mode = tries[i];
+    for (const mode of tries) {
+      let response;
       if (!cacheOnly && holds.size) {                        // an engine boot goes first
         parked.add(key);
         await downloadTurn().finally(() => parked.delete(key));
         if (await cache.match(key)) return true;             // the page fetched it meanwhile
       }
-      const download = new AbortController();
-      if (!cacheOnly) downloads.set(key, download);
       try {
-        const response = await fetch(url, {cache: mode, mode: "same-origin", credentials: "same-origin",
-                                           signal: download.signal});
-        if (await keep(cache, key, response)) return true;
+        response = await fetch(url, {cache: mode, mode: "same-origin", credentials: "same-origin"});
       } catch (err) {
-        if (download.signal.aborted) i -= 1;      // cut for an engine boot: the same try after it
-        else if (mode === "only-if-cached") return false;
-        // else no network: the next try fails too, or works
-      } finally {
-        downloads.delete(key);
+        if (mode === "only-if-cached") return false;
+        continue;                                 // no network: the next try fails too, or works
       }
+      if (await keep(cache, key, response)) return true;
     }
     return false;
-  })().finally(() => {
-    inflight.delete(key);
-    awaited.delete(key);
-  });
+  })().finally(() => inflight.delete(key));
   inflight.set(key, job);
   return job;
 }
@@ -262,7 +248,6 @@ async function answer(event, request, url) {
   const cache = await caches.open(CACHE);
   let hit = await cache.match(key);
   if (!hit && inflight.has(key) && !parked.has(key)) {   // being kept right now: wait, do not fetch twice
-    awaited.add(key);
     await inflight.get(key);
     hit = await cache.match(key);
   }
