@@ -21,7 +21,10 @@ several ``--site`` builds every measurement alternates between them):
   the engine's bytes as sent (gzip) and, on a phone with a fresh profile, seconds from the first
   keystroke of a value no table holds to its answer shown (cold), then the same in the same
   profile after a reload (warm: HTTP cache and the engine's memory snapshot); targets ≤ 4.5 MB
-  and ≤ 6 s cold (issue 32). ``--link-only`` prints only this part.
+  and ≤ 6 s cold (issue 32). ``--link-only`` prints only this part; ``--timeline`` adds, for the
+  first cold run of each build, where the seconds went: every request of the page, the engine's
+  worker and the service worker (start → end, bytes as sent) and the engine's boot steps (wasm
+  compiled, Python started, library imported, first answer), from the first keystroke.
 
     python3 scripts/dev.py bench
     .venv/bin/python scripts/bench_engine.py --site OLD --site _build/html   # two builds
@@ -189,14 +192,18 @@ def second_chapter(browser, base: str, site: Path, shared: bool) -> tuple[float,
 
 
 def engine_files(site: Path) -> list[Path]:
-    """The files a page's engine downloads: Pyodide's runtime and its lock file, the standard
-    library (the build's own when it made one), the library bundle and the worker."""
+    """The files a page's engine downloads: Pyodide's runtime and its lock file, the library
+    (the build's zip of it and the standard library it reads, compiled; else its sources and
+    the runtime's full standard library) and the worker."""
     text = (site / "book" / "pf2e.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r"window\.LiveBookConfig = (\{.*?\});", text).group(1))
     static = site / "_static"
     files = [static / config["pyodide"] / n for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                                                        "pyodide-lock.json")]
-    files.append(static / config["stdlib"] if config.get("stdlib") else static / config["pyodide"] / "python_stdlib.zip")
+    if config.get("stdlib"):                        # builds before the zip held the library too
+        files.append(static / config["stdlib"])
+    elif not config["bundle"].endswith(".zip"):
+        files.append(static / config["pyodide"] / "python_stdlib.zip")
     return files + [static / config["bundle"], static / config["worker"]]
 
 
@@ -206,8 +213,10 @@ def gzip_bytes(path: Path) -> int:
 
 
 TYPED_JS = """([uid, name, text]) => {
-  window.__typed = {first: null, done: null, source: null};
+  window.__typed = {first: null, done: null, source: null, tap: null};
   const el = document.querySelector(`[data-live="${uid}"]`);
+  el.addEventListener("pointerdown", () => { if (window.__typed.tap === null) window.__typed.tap = performance.now(); },
+                      {capture: true});
   el.addEventListener("keydown", () => { if (window.__typed.first === null) window.__typed.first = performance.now(); },
                       {capture: true});
   el.addEventListener("live:answer", (e) => {
@@ -239,13 +248,51 @@ def typed_answer(page, uid: str, name: str, text: str) -> tuple[float, str]:
     return (got["done"] - got["first"]) / 1000, got["source"]
 
 
+TIMELINE_JS = """async () => {
+  const at = (ms) => performance.timeOrigin + ms;
+  const t = window.__typed;
+  const files = performance.getEntriesByType("resource").map((r) =>
+    [r.name, at(r.startTime), at(r.responseEnd), r.encodedBodySize, "page"]);
+  const engine = (LiveBook.engineTimeline && await LiveBook.engineTimeline()) || {steps: [], files: []};
+  return {first: at(t.first), done: at(t.done), tap: t.tap === null ? null : at(t.tap),
+          files: files.concat(engine.files.map((f) => f.concat(["engine"]))), steps: engine.steps};
+}"""
+
+SW_TIMELINE_JS = """() => performance.getEntriesByType("resource").map((r) =>
+  [r.name, performance.timeOrigin + r.startTime, performance.timeOrigin + r.responseEnd, r.encodedBodySize, "sw"])"""
+
+
+def print_timeline(page, context) -> None:
+    """Where a cold first off-table answer's seconds went, from the first keystroke (0.00 s):
+    each request's start → end and bytes as sent, by who asked (the page, the engine's worker,
+    the service worker's background copy), and the engine's boot steps."""
+    got = page.evaluate(TIMELINE_JS)
+    files = got["files"]
+    for worker in context.service_workers:
+        try:
+            files += worker.evaluate(SW_TIMELINE_JS)
+        except Exception:   # noqa: BLE001  (a worker that stopped meanwhile: its requests are unknown)
+            pass
+    t0 = got["first"]
+    rows = [(start, f"  {(start - t0) / 1000:6.2f} → {(end - t0) / 1000:6.2f} s  {size / 1e6:5.2f} MB  "
+                    f"{who:6} {name.split('/', 3)[-1][:70]}") for name, start, end, size, who in files
+            if end >= (got["tap"] or t0) - 5000]
+    rows += [(at, f"  {(at - t0) / 1000:6.2f} s   {'':17}engine {name}") for name, at in got["steps"]]
+    if got["tap"] is not None:
+        rows.append((got["tap"], f"  {(got['tap'] - t0) / 1000:6.2f} s   {'':17}page   tap on the box (engine asked for)"))
+    rows.append((t0, f"  {0:6.2f} s   {'':17}page   first keystroke"))
+    rows.append((got["done"], f"  {(got['done'] - t0) / 1000:6.2f} s   {'':17}page   answer shown"))
+    for _, text in sorted(rows):
+        print(text)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def slow_link(browser, names, sites, mbps: str, rtt: str, runs: int) -> None:
+def slow_link(browser, names, sites, mbps: str, rtt: str, runs: int, timeline: bool = False) -> None:
     print(f"\nThe engine on a 4G-like link ({mbps} Mbit/s, {rtt} ms a response, gzip): bytes as sent, "
           "and seconds from the first keystroke of a value no table holds to its answer (phone)")
     for n, site in zip(names, sites):
@@ -268,6 +315,9 @@ def slow_link(browser, names, sites, mbps: str, rtt: str, runs: int) -> None:
             try:
                 page.goto(f"http://127.0.0.1:{port}/book/{chapter}.html", wait_until="load")
                 cold = typed_answer(page, uid, name, cold_text)
+                if timeline and not rows[n]:
+                    print(f"\n  build {n}, cold, where the {cold[0]:.1f} s went (from the first keystroke):")
+                    print_timeline(page, context)
                 page.reload(wait_until="load")
                 warm = typed_answer(page, uid, name, warm_text)
                 rows[n].append((cold, warm))
@@ -290,6 +340,8 @@ def main() -> None:
     parser.add_argument("--rtt", default="150", help="the slow link's ms a response")
     parser.add_argument("--link-runs", type=int, default=3, help="fresh profiles per build on the slow link")
     parser.add_argument("--link-only", action="store_true", help="only the slow link's figures")
+    parser.add_argument("--timeline", action="store_true",
+                        help="on the slow link, where a cold answer's seconds went (first run of each build)")
     args = parser.parse_args()
     sites = [s.resolve() for s in (args.site or [SITE])]
     names = [f"{i + 1}" for i in range(len(sites))]
@@ -299,7 +351,7 @@ def main() -> None:
     if args.link_only:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs)
+            slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs, args.timeline)
             browser.close()
         return
     served = [serve_site(s) for s in sites]
@@ -385,7 +437,7 @@ def main() -> None:
             print(f"  {uid + '-' + name:24} build {n}  n={len(times)}  median {_median(times):6.1f}  "
                   f"p95 {_p95(times):6.1f}  max {max(times):6.1f}")
         context.close()
-        slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs)
+        slow_link(browser, names, sites, args.mbps, args.rtt, args.link_runs, args.timeline)
         browser.close()
     for server, _ in served:
         server.shutdown()

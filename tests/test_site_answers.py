@@ -93,7 +93,7 @@ def test_a_second_chapter_answers_without_a_second_boot(browser, site_url, scree
         if shared:   # the very engine the first chapter started: no boot at all
             assert second["shared"] and second["boot"] == first["boot"]
         else:        # a new worker, restored from the snapshot instead of starting Python
-            assert not second["shared"] and second["boot"]["from"] == "snapshot"
+            assert not second["shared"] and second["boot"]["from"] == "snapshot", second
         assert reader.errors == [] and reader.off_site == []
     finally:
         reader.close()
@@ -119,11 +119,6 @@ def test_a_widget_changed_online_keeps_the_engine_for_offline(browser, subpath):
         v.close()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known since 2026-12-03: on this machine the page shows the 'engine failed' message, not the "
-    "'offline' one, after the network is cut (seen on the session's starting build too); "
-    "the marked old answer and the table answers are what a reader needs and are checked by "
-    "test_site_offline; open in the closing note"))
 def test_offline_without_the_engine_says_so_and_keeps_the_old_answer_marked(browser, subpath):  # noqa: F811
     visit, context, page = first_visit(browser, subpath, "book/trench_crusade.html")
     v = Visit(browser, subpath.url, context=context, page=page)
@@ -154,6 +149,26 @@ def test_offline_without_the_engine_says_so_and_keeps_the_old_answer_marked(brow
         assert v.errors == [] and v.off_site == []
     finally:
         v.close()
+
+
+def test_an_engine_that_cannot_start_online_says_so_not_offline(browser, site_url):
+    """Online, an engine that cannot start (here its worker's file is missing) says that the
+    engine could not be loaded and that changing the value again tries again: not that the
+    reader is offline (the page asks the site itself, past the service worker)."""
+    reader = OfflinePage(browser, site_url)
+    try:
+        reader.context.add_init_script("""Object.defineProperty(window, "LiveBookConfig", {
+            set(v) { this.__config = Object.assign(v, {worker: "engine/no-such-worker.mjs"}); },
+            get() { return this.__config; }, configurable: true});""")
+        page = reader.open("book/trench_crusade.html")
+        reader_types(page, "tc-success", 0, "14", tap=False)
+        assert answered(page, "tc-success", "dice", "14") == "live:error"
+        status = html.unescape(model_text(page, "tc-success-status-line"))
+        assert "계산 엔진을 불러오지 못했습니다" in status and "다시 불러옵니다" in status
+        assert "인터넷에 연결되어 있지 않고" not in status and 'class="live-save"' not in status
+        assert "live-stale" in model_value(page, "tc-success-out", "css_classes")
+    finally:
+        reader.close()
 
 
 def test_knobs_follow_typed_and_linked_values(offline_page, screen):

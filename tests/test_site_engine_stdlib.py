@@ -1,6 +1,6 @@
-"""The in-page engine loads a standard library of only the modules it reads (book/_ext/
-vendor_assets.py packs them from what the engine imported under Pyodide at build time). This
-test fails if any widget's answer needs a module left out: every widget of every page, at its
+"""The in-page engine loads a standard library of only the modules it reads, with the library,
+compiled, in one zip (book/_ext/vendor_assets.py engine_zip packs them from what the engine
+imported under Pyodide at build time). This test fails if any widget's answer needs a module left out: every widget of every page, at its
 defaults and each offered value of one control (a text control's examples), a value beyond each
 slider and refused text, answered by the engine in the page, must equal CPython's answer (a
 missing module would answer "요청을 처리할 수 없습니다 (ImportError)" or fail the engine)."""
@@ -43,17 +43,25 @@ def requests_of(data: dict) -> list[dict]:
     return out
 
 
-pytestmark = pytest.mark.skipif(not site_config().get("stdlib"),
+pytestmark = pytest.mark.skipif(not site_config().get("bundle", "").endswith(".zip"),
                                 reason="the site was built without Node: the engine loads the full standard library")
 
 
-def test_the_engine_loads_a_small_standard_library():
+def test_the_engine_loads_a_small_standard_library_and_the_library_compiled():
     config = site_config()
-    path = SITE / "_static" / config["stdlib"]
-    names = zipfile.ZipFile(path).namelist()
-    assert "fractions.py" in names and "json/__init__.py" in names
+    path = SITE / "_static" / config["bundle"]
+    archive = zipfile.ZipFile(path)
+    names = archive.namelist()
+    assert "fractions.pyc" in names and "json/__init__.pyc" in names
     assert "email/" not in names and "tkinter/" not in names          # what the library never reads
-    assert path.stat().st_size < 600_000
+    # the library's modules the engine imports, compiled (no source: nothing to compile in the
+    # page), its data files, and not its views for Bokeh and Jupyter
+    assert {"widgets/views/engine.pyc", "widgets/notation.pyc", "widgets/data/underface_armor.csv"} <= set(names)
+    assert not [n for n in names if n.endswith(".py")]
+    assert "widgets/views/jupyter.pyc" not in names and "widgets/views/grid_widget.pyc" not in names
+    # bytecode of the engine's own Python (its magic number: this Pyodide's CPython version)
+    assert all(archive.read(n)[2:4] == b"\r\n" for n in names if n.endswith(".pyc"))
+    assert path.stat().st_size < 1_300_000
     assert not (SITE / "_static" / "pyodide" / "python_stdlib.zip").exists()
 
 

@@ -6,7 +6,8 @@ the offline cache's; scripts/bench.py prints the same figures for every chapter)
   and the whole first visit (the offline cache's background download included) at most 1.1 MB
   compressed; a chapter's HTML is at most 120 KB compressed;
 - no file is fetched twice (the offline cache takes the page's files from the browser's cache);
-- the in-page engine is not fetched (it comes when a reader first needs it), nor Font Awesome;
+- the in-page engine is not fetched (it comes when a reader first touches a widget, or with
+  Save-Data when a value needs it), nor Font Awesome;
 - the offline cache fetches, once each, exactly the pages and page files the page did not load,
   so the book then works offline (tests/test_site_offline.py), and with Save-Data nothing.
 """
@@ -69,5 +70,28 @@ def test_save_data_means_no_background_download(browser, site):
         assert visit.part(by_worker=True) == []
         assert visit.duplicates() == [] and visit.engine() == []
         assert visit.raw() <= PAGE_BUDGET
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("save_data", [True, False], ids=["save-data", "plain"])
+def test_a_tap_on_a_widget_starts_the_engine_unless_the_browser_saves_data(browser, site, save_data):
+    """A reader's first touch of a widget starts the engine (a value no table holds then finds it
+    under way); a browser that asks to save data fetches it only for such a value."""
+    visit, context, page = first_visit(browser, site, "book/pf2e.html", save_data=save_data)
+    try:
+        widget = page.locator('[data-live="pf-strikes"]')
+        widget.scroll_into_view_if_needed()
+        page.wait_for_function("() => LiveBook.values('pf-strikes') !== null", timeout=60_000)
+        assert page.evaluate("() => LiveBook.engineState()") == "off"
+        widget.locator(".live-box input").first.click()
+        if save_data:
+            page.wait_for_timeout(1500)
+            assert page.evaluate("() => LiveBook.engineState()") == "off"
+            assert visit.engine() == []
+        else:
+            page.wait_for_function("() => LiveBook.engineState() !== 'off'", timeout=10_000)
+            # its download ends here, not in the next test's log
+            page.wait_for_function("() => ['ready', 'failed'].includes(LiveBook.engineState())", timeout=120_000)
     finally:
         context.close()

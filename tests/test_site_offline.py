@@ -232,11 +232,11 @@ def test_service_worker_lists_every_file_with_its_digest_and_when_to_keep_it():
     groups["s"] = {p for p, f in files.items() if f["group"] == "s"}
     assert len(groups["s"]) > 50 and all(p.startswith("pagefind/") for p in groups["s"])
     assert sum(p.startswith("_static/bokeh-") for p in groups["a"]) == 2
-    assert any(re.fullmatch(r"_static/engine/widgets-\w+\.json", f) for f in groups["e"])
+    # the library and the standard library it reads, in one zip (book/_ext/vendor_assets.py)
+    assert any(re.fullmatch(r"_static/engine/python-\w+\.zip", f) for f in groups["e"])
     assert {"_static/pyodide/pyodide.mjs", "_static/pyodide/pyodide.asm.wasm",
             "_static/pyodide/pyodide-lock.json"} <= groups["e"]
-    # the engine's own small standard library, not the runtime's full one (book/_ext/vendor_assets.py)
-    assert any(re.fullmatch(r"_static/engine/stdlib-\w+\.zip", f) for f in groups["e"])
+    # not the runtime's full standard library
     assert "_static/pyodide/python_stdlib.zip" not in files
     assert all(p.startswith(ENGINE) for p in groups["e"])
     # Font Awesome is no longer loaded by any page: not kept (a page that fetches it keeps it)

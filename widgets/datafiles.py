@@ -15,8 +15,14 @@ _DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 @lru_cache(maxsize=None)
 def _text(name: str) -> str:
-    with open(os.path.join(_DIR, name), encoding="utf-8") as handle:
-        return handle.read()
+    # read through the loader that imported this module: a file beside it, or a member of the
+    # zip the in-page engine imports the library from (book/_ext/vendor_assets.py engine_zip)
+    path = os.path.join(_DIR, name)
+    get_data = getattr(globals().get("__loader__"), "get_data", None)
+    if get_data is None:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    return get_data(path).decode("utf-8").replace("\r\n", "\n")
 
 
 def read_csv(name: str) -> list[dict[str, str]]:

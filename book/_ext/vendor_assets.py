@@ -4,6 +4,7 @@ when its first widget nears the screen (widgets/js/bokeh_loader.js), so widgets 
 network. The version always equals the Python package's."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import shutil
@@ -64,53 +65,57 @@ def library_bundle() -> dict[str, str]:
 
 
 def _copy_engine(dest: Path) -> dict:
-    """Copy Pyodide and the library bundle into the site; the page script's settings."""
+    """Copy Pyodide and the library into the site; the page script's settings. ``bundle`` is
+    what the engine loads the library from: where the build could run Pyodide (Node), one zip
+    of the library and the standard library it reads, compiled (:func:`engine_zip`), which the
+    worker loads as Pyodide's standard library; else the library's sources as JSON, beside the
+    runtime's full standard library."""
     if not all((PYODIDE / name).exists() for name in PYODIDE_FILES[:5]):
         return {}  # no npm at set-up: table answers still work; the page says so in Korean
     (dest / "pyodide").mkdir(exist_ok=True)
     files = library_bundle()
-    stdlib, library = engine_parts(json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode())
-    if library is not None:       # only the modules the engine imports, and the data they read
-        files = {path: text for path, text in files.items() if path in library or not path.endswith(".py")}
     raw = json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode()
+    packed = engine_zip(raw)
     for name in PYODIDE_FILES:
         source, target = PYODIDE / name, dest / "pyodide" / name
-        if name == "python_stdlib.zip" and stdlib is not None:
+        if name == "python_stdlib.zip" and packed is not None:
             target.unlink(missing_ok=True)           # the engine loads its own, much smaller one
             continue
         if source.exists() and (not target.exists() or target.stat().st_size != source.stat().st_size):
             shutil.copyfile(source, target)
     (dest / "engine").mkdir(exist_ok=True)
-    digest = hashlib.sha256(raw + WORKER.read_bytes()).hexdigest()[:12]
     for old in (dest / "engine").glob("*"):
         old.unlink()
-    (dest / "engine" / f"widgets-{digest}.json").write_bytes(raw)
+    if packed is not None:
+        body, name = packed.read_bytes(), "python-{}.zip"
+    else:
+        body, name = raw, "widgets-{}.json"
+    digest = hashlib.sha256(body + WORKER.read_bytes()).hexdigest()[:12]
+    (dest / "engine" / name.format(digest)).write_bytes(body)
     (dest / "engine" / f"engine-worker-{digest}.mjs").write_bytes(WORKER.read_bytes())
-    settings = {"bundle": f"engine/widgets-{digest}.json", "worker": f"engine/engine-worker-{digest}.mjs",
-                "pyodide": "pyodide/"}
-    if stdlib is not None:
-        shutil.copyfile(stdlib, dest / "engine" / stdlib.name)
-        settings["stdlib"] = f"engine/{stdlib.name}"
-    return settings
+    return {"bundle": "engine/" + name.format(digest), "worker": f"engine/engine-worker-{digest}.mjs",
+            "pyodide": "pyodide/"}
 
 
-def engine_parts(bundle: bytes) -> tuple[Path | None, set[str] | None]:
-    """What the engine reads, learnt by running it: a standard library of only those files
-    (Pyodide's python_stdlib.zip holds every module: 2.5 MB that does not compress), loaded by
-    the worker through Pyodide's ``stdLibURL``; and the library's own ``.py`` files it imports
-    (the views for Bokeh and Jupyter stay out of the page's bundle). :data:`ENGINE_MODULES` boots
-    Pyodide under Node with the full standard library and the whole ``bundle``, imports the
-    library as the worker does, answers every widget's first moves, and lists the files of every
-    module then loaded. Kept in :data:`STDLIB_CACHE` under a key of the runtime, the library and
-    this code; ``(None, None)`` without Node (the engine then loads everything, as before)."""
+def engine_zip(bundle: bytes) -> Path | None:
+    """What the engine reads, learnt by running it, in one zip: the standard library's modules
+    it imports (Pyodide's python_stdlib.zip holds every module, 2.5 MB that does not compress)
+    and the library's own (the views for Bokeh and Jupyter stay out), each compiled to bytecode
+    by the engine's own Python (so the engine compiles no source when it starts), and the
+    library's data files; the worker loads it through Pyodide's ``stdLibURL``.
+    :data:`ENGINE_MODULES` boots Pyodide under Node with the full standard library and the whole
+    ``bundle``, imports the library as the worker does, answers every widget's first moves, and
+    compiles every module then loaded. Kept in :data:`STDLIB_CACHE` under a key of the runtime,
+    the library and this code; ``None`` without Node (the engine then loads the sources and the
+    full standard library, as before)."""
     full = PYODIDE / "python_stdlib.zip"
     key = hashlib.sha256(full.read_bytes() + bundle + ENGINE_MODULES.read_bytes()
                          + Path(__file__).read_bytes()).hexdigest()[:12]
-    target, listing = STDLIB_CACHE / f"stdlib-{key}.zip", STDLIB_CACHE / f"library-{key}.json"
-    if target.exists() and listing.exists():
-        return target, set(json.loads(listing.read_text(encoding="utf-8")))
+    target = STDLIB_CACHE / f"python-{key}.zip"
+    if target.exists():
+        return target
     if shutil.which("node") is None:
-        return None, None
+        return None
     STDLIB_CACHE.mkdir(parents=True, exist_ok=True)
     bundle_file = STDLIB_CACHE / f"bundle-{key}.json"
     bundle_file.write_bytes(bundle)
@@ -125,24 +130,26 @@ def engine_parts(bundle: bytes) -> tuple[Path | None, set[str] | None]:
         bundle_file.unlink(missing_ok=True)
     for old in STDLIB_CACHE.glob("*-*.*"):
         old.unlink()
-    pack_stdlib(found["stdlib"], target)
-    listing.write_text(json.dumps(found["library"]), encoding="utf-8")
-    return target, set(found["library"])
+    members: dict[str, bytes] = {name: base64.b64decode(data) for name, data in found["files"].items()}
+    data_files = {path: text for path, text in json.loads(bundle).items() if not path.endswith(".py")}
+    members.update({path: text.encode("utf-8") for path, text in data_files.items()})
+    pack_zip(members, target)
+    return target
 
 
-def pack_stdlib(sources: dict[str, str], target: Path) -> None:
-    """Write the standard library's ``sources`` ({path inside the zip: text}) and the folders
-    holding them into the zip ``target``, compressed, in a fixed order with fixed dates (the
-    same bytes from every build).
+def pack_zip(members: dict[str, bytes], target: Path) -> None:
+    """Write ``members`` ({path inside the zip: bytes}) and the folders holding them into the
+    zip ``target``, compressed, in a fixed order with fixed dates (the same bytes from every
+    build).
 
     >>> import tempfile
     >>> target = Path(tempfile.mkdtemp()) / "small.zip"
-    >>> pack_stdlib({"pkg/b.py": "x = 1", "a.py": "y = 2"}, target)
-    >>> zipfile.ZipFile(target).namelist(), zipfile.ZipFile(target).read("pkg/b.py")
-    (['a.py', 'pkg/', 'pkg/b.py'], b'x = 1')
+    >>> pack_zip({"pkg/b.pyc": b"x", "a.pyc": b"y"}, target)
+    >>> zipfile.ZipFile(target).namelist(), zipfile.ZipFile(target).read("pkg/b.pyc")
+    (['a.pyc', 'pkg/', 'pkg/b.pyc'], b'x')
     """
-    wanted: dict[str, bytes | None] = {name: text.encode("utf-8") for name, text in sources.items()}
-    for name in sources:
+    wanted: dict[str, bytes | None] = dict(members)
+    for name in members:
         parts = name.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             wanted["/".join(parts[:i]) + "/"] = None

@@ -1,36 +1,86 @@
 /* The in-page engine: the project's own Python library (the `widgets` package, pure Python)
  * running in Pyodide inside this module worker. Everything is loaded from the site itself: the
- * worker's address carries `pyodide` (folder of the vendored runtime), `bundle` (JSON
- * {path: source} of the library) and, where the build made one, `stdlib`: a standard library of
- * only the modules the engine reads (book/_ext/vendor_assets.py), loaded through Pyodide's
- * `stdLibURL` instead of the runtime's full python_stdlib.zip.
+ * worker's address carries `pyodide` (folder of the vendored runtime) and `bundle`, the library:
+ * - a zip (`.zip`, where the build could run Pyodide): the library and only the standard
+ *   library's modules the engine reads, compiled to bytecode (book/_ext/vendor_assets.py
+ *   engine_zip), loaded through Pyodide's `stdLibURL` instead of the runtime's full
+ *   python_stdlib.zip, so that Python starts and imports the library without compiling source;
+ * - else JSON {path: source} of the library, written to /rulebook beside the full one.
  *
  * One engine per visit:
  * - Started as a SharedWorker (widgets/js/live.js does where the browser has one, with
  *   `extendedLifetime`, so it outlives the page that started it while the next page of the book
  *   opens), every page and tab of the book asks the same running engine; as a dedicated Worker
  *   (elsewhere) each page has its own.
- * - Booting the first time imports the library and then keeps a memory snapshot of the ready
- *   interpreter in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
+ * - Booting the first time imports the library's entry point and keeps a memory snapshot of
+ *   that interpreter (then, once it has imported the rest, one of the whole library in its place)
+ *   in the browser's Cache Storage (Pyodide's `_makeSnapshot` / `makeMemorySnapshot`
  *   / `_loadSnapshot`, marked private and experimental upstream; keyed by this build's bundle,
  *   so a new build makes a new one). Every later boot restores that snapshot instead of starting
- *   Python and importing the library again. A snapshot that cannot be restored (Pyodide's own
+ *   Python again. Either way the engine answers the questions that waited, then imports the rest
+ *   of the library, one module at a time. A snapshot that cannot be restored (Pyodide's own
  *   restore refuses one larger than its first heap: pyodide/pyodide#6254) is deleted, and the
  *   engine boots as the first time, without making another.
  *
- * Messages in: {type: "ask", id, request: JSON text}; out: {type: "ready", boot: {ms, from:
- * "snapshot" | "start", shared}}, {type: "failed", error}, {type: "answer", id, answer}.
+ * Messages in: {type: "ask", id, request: JSON text}, {type: "timeline"}; out: {type: "ready",
+ * boot: {ms, from: "snapshot" | "start", shared, snapshot: when it started, why not from a kept
+ * one ("none" kept, the restore's error, "refused before")}}, {type: "failed", error}, {type: "answer", id,
+ * answer}, {type: "timeline", steps: [[name, ms since the epoch]], files: [[address, start, end,
+ * bytes]]} (how the boot went, for scripts/bench_engine.py --timeline).
  */
+const steps = [];
+function step(name) {
+  steps.push([name, performance.timeOrigin + performance.now()]);
+}
+step("worker started");
+// the runtime's wasm compiled and instantiated (inside loadPyodide): timed for the timeline only
+for (const fn of ["instantiateStreaming", "instantiate"]) {
+  const real = WebAssembly[fn];
+  if (typeof real !== "function") continue;
+  WebAssembly[fn] = function (...args) {
+    step("wasm " + fn + " called");
+    return real.apply(this, args).then((out) => {
+      step("wasm compiled and instantiated");
+      return out;
+    });
+  };
+}
 const params = new URL(import.meta.url).searchParams;
 const ROOT = "/rulebook";
 const SNAPSHOTS = "book-engine-snapshots";       // not the offline cache's "rulebook-" prefix
 const bundleURL = params.get("bundle");
+const zipped = new URL(bundleURL).pathname.endsWith(".zip");
 const snapshotKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=1";
 const refusedKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot=refused";
+// The runtime's wasm and the library's zip are asked for at once, beside pyodide.mjs (which
+// would ask for them only once it has itself arrived, a round trip later on a phone's link):
+// Pyodide's own first request of each address is handed the response already under way.
+const early = new Map();
+const pyodideURL = params.get("pyodide");
+for (const url of [new URL("pyodide.asm.wasm", pyodideURL).href, zipped ? bundleURL : null]) {
+  if (!url) continue;
+  const response = fetch(url, {credentials: "same-origin"});
+  response.catch(() => {});                       // offline: Pyodide's own request says so
+  early.set(url, response);
+}
+const fetchNow = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
+  const response = url !== null && early.get(url);
+  if (response) {
+    early.delete(url);
+    return response;
+  }
+  return fetchNow(input, init);
+};
 const shared = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
-// the library's modules, imported before the snapshot so that a restored engine needs no import
-const IMPORTS = "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
-  "from widgets.views.engine import answer as _answer, warm as _warm\n_warm()\n";
+// The engine's entry point, imported before the first answer (which imports what its widget
+// needs); every other module of the library is imported after the answers already asked for,
+// and before the snapshot, so that a restored engine needs no import.
+const IMPORTS = (zipped ? "" : "import sys\nsys.path.insert(0, " + JSON.stringify(ROOT) + ")\n") +
+  "from widgets.views.engine import answer as _answer\n";
+const FIRST_PAUSE_MS = 250; // after the first answers: the page shows them before the engine goes on
+const PAUSE_MS = 20;        // between two modules: a new question comes first
 
 async function cache() {
   try {
@@ -63,56 +113,112 @@ async function refuseSnapshots() {
 }
 
 function writeLibrary(py, files) {
+  if (!files) return;                             // in the zip
   for (const [path, text] of Object.entries(files)) {
     py.FS.mkdirTree(ROOT + "/" + path.split("/").slice(0, -1).join("/"));
     py.FS.writeFile(ROOT + "/" + path, text);
   }
 }
 
+let refusal = null;                               // why a kept snapshot could not be restored
+
+// The questions that waited for the engine are answered first (their handlers go on as soon as
+// `ready` resolves); then the rest of the library is imported, one module a task, and a fresh
+// engine keeps a second snapshot, with the whole library, in place of its first.
+function warmLater(py, snap = false) {
+  let importlib = null;
+  let rest = null;
+  const next = () => {
+    try {
+      if (rest === null) {
+        const names = py.runPython("from widgets.views.engine import warm_modules\nwarm_modules()");
+        rest = names.toJs();
+        names.destroy();
+        importlib = py.pyimport("importlib");
+      }
+      if (rest.length) {
+        importlib.import_module(rest.shift()).destroy();
+        setTimeout(next, PAUSE_MS);
+        return;
+      }
+      importlib.destroy();
+      step("library imported");
+      if (snap) keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
+    } catch (err) {
+      // a module that failed (its widget's answer says so), or no second snapshot: the first stays
+    }
+  };
+  setTimeout(next, FIRST_PAUSE_MS);
+}
+
 async function boot() {
   const started = performance.now();
-  const indexURL = params.get("pyodide");
-  const stdLibURL = params.get("stdlib") || undefined;     // undefined: the runtime's own
+  const indexURL = pyodideURL;
+  const stdLibURL = zipped ? bundleURL : undefined;     // undefined: the runtime's own
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const files = fetch(bundleURL).then((r) => {
+  step("pyodide.mjs imported");
+  const files = zipped ? Promise.resolve(null) : fetch(bundleURL).then((r) => {
     if (!r.ok) throw new Error("bundle " + r.status);
     return r.json();
-  });
+  }).then((f) => { step("library bundle arrived"); return f; });
   const snapshot = await readSnapshot().catch(() => null);
+  step("snapshot looked up");
   if (snapshot instanceof Uint8Array) {
     try {
       const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _loadSnapshot: snapshot });
       writeLibrary(py, await files);              // the file system is not in the snapshot
       const fn = py.globals.get("_answer");
       if (typeof fn !== "function") throw new Error("snapshot without the library");
+      warmLater(py);
       return {fn, boot: {ms: performance.now() - started, from: "snapshot", shared}};
     } catch (err) {
+      refusal = String((err && err.message) || err).slice(0, 300);
       await refuseSnapshots().catch(() => {});
     }
   }
   const snap = snapshot === null;                 // not after a refused one
   const py = await loadPyodide({ indexURL, stdLibURL, packages: [], _makeSnapshot: snap });
+  step("loadPyodide done");
   writeLibrary(py, await files);
+  step("library written");
   py.runPython(IMPORTS);
+  step("library entry imported");
   if (snap) {
+    // made now, before any answer: kept (a write of some 30 MB) while the reader reads the first
+    // answer, not cut short by the next page
     try {
       keepSnapshot(py.makeMemorySnapshot()).catch(() => {});
     } catch (err) {
       // no snapshot this time: the engine still answers
     }
+    step("snapshot made");
   }
-  return {fn: py.globals.get("_answer"), boot: {ms: performance.now() - started, from: "start", shared}};
+  warmLater(py, snap);
+  step("ready");
+  return {fn: py.globals.get("_answer"),
+          boot: {ms: performance.now() - started, from: "start", shared, snapshot: snapshot === null ? "none" : refusal || "refused before"}};
 }
 
 const ready = boot();
 
+let asked = 0;
+
 async function handle(msg, reply) {
   const m = msg.data;
+  if (m && m.type === "timeline") {
+    const files = performance.getEntriesByType("resource").map((r) => [
+      r.name, performance.timeOrigin + r.startTime, performance.timeOrigin + r.responseEnd, r.encodedBodySize]);
+    reply.postMessage({ type: "timeline", steps, files });
+    return;
+  }
   if (!m || m.type !== "ask") return;
   let answer;
   try {
     const { fn } = await ready;
+    const first = asked++ === 0;
+    if (first) step("first question computing");
     answer = JSON.parse(fn(m.request));
+    if (first) step("first answer computed");
   } catch (err) {
     answer = { error: "계산 엔진이 답하지 못했습니다." };
   }

@@ -14,6 +14,8 @@
  *   LiveBook.settled(uid)          -> Promise: resolves when the widget's latest change is shown
  *   LiveBook.engineState()         -> "off" | "booting" | "ready" | "failed" | "absent"
  *   LiveBook.ask(origin, values)   -> Promise of the engine's raw answer (tests)
+ *   LiveBook.engineTimeline()      -> Promise of how the engine booted: {steps, files} (the
+ *                                     worker's own clock, ms since the epoch; bench_engine.py)
  *   LiveBook.normalise(text)       -> typed text as the library reads it (NFKC, minus signs)
  *   LiveBook.picked(uid, indices)  -> a tapped bar: its exact value under the plot
  *   "live:answer" event on the .live-widget element after every shown answer
@@ -82,9 +84,9 @@
     };
     widgets[uid] = st;
     if (!data) return;
-    el.addEventListener("pointerdown", startEngineSoon, {passive: true});
-    el.addEventListener("keydown", startEngineSoon, {passive: true});
-    el.addEventListener("focusin", startEngineSoon, {passive: true});
+    el.addEventListener("pointerdown", intent, {passive: true});
+    el.addEventListener("keydown", intent, {passive: true});
+    el.addEventListener("focusin", intent, {passive: true});
     el.addEventListener("click", saveFromWidget);
   }
 
@@ -442,10 +444,22 @@
       if (seq !== st.seq) return;
       // the answer shown stays marked as the previous values' (never at full strength)
       stale(st, true);
-      const offline = navigator.onLine === false;
-      status(st, offline ? TEXT.offline : TEXT.failed, true, offline && window.LiveOffline);
-      finish(st, seq, "live:error", vals);
+      reachable().then((online) => {
+        if (seq !== st.seq) return;
+        status(st, online ? TEXT.failed : TEXT.offline, true, !online && window.LiveOffline);
+        finish(st, seq, "live:error", vals);
+      });
     });
+  }
+
+  // Whether the site answers (the engine could not start: offline, or another failure).
+  // navigator.onLine alone cannot tell: it says true on a network with no way out, and where the
+  // browser emulates a cut link. A HEAD request goes past the service worker (it keeps GETs), so
+  // only the site itself answers it.
+  function reachable() {
+    if (navigator.onLine === false) return Promise.resolve(false);
+    return fetch(assetURL(config.worker), {method: "HEAD", cache: "no-store"})
+      .then(() => true, () => false);
   }
 
   function show(st, seq, entry, vals, source) {
@@ -609,6 +623,13 @@
     }
   }
 
+  // A reader's first touch of a widget starts the engine, so that a value no table holds finds
+  // it under way; not where the browser asks to save data (the engine is then fetched only for
+  // such a value).
+  function intent() {
+    if (!(navigator.connection && navigator.connection.saveData)) startEngineSoon();
+  }
+
   function startEngineSoon() {
     if ((!engine || engine.state === "failed") && config.bundle) startEngine();
   }
@@ -617,9 +638,9 @@
     const url = new URL(assetURL(config.worker));
     url.searchParams.set("bundle", assetURL(config.bundle));
     url.searchParams.set("pyodide", assetURL(config.pyodide));
-    if (config.stdlib) url.searchParams.set("stdlib", assetURL(config.stdlib));
     const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
-               pending: new Map(), started: performance.now(), bootMs: null, boot: null};
+               pending: new Map(), started: performance.now(), bootMs: null, boot: null,
+               timelines: []};
     engine = e;
     const told = (state) => document.dispatchEvent(new CustomEvent("live:engine", {detail: {state}}));
     told("booting");                     // offline.js holds the background copy meanwhile
@@ -641,6 +662,8 @@
         try { localStorage.setItem(USED, "1"); } catch (err) { /* private mode: no memory */ }
       } else if (m.type === "failed") {
         fail(m.error);
+      } else if (m.type === "timeline") {
+        e.timelines.splice(0).forEach((done) => done({steps: m.steps, files: m.files}));
       } else if (m.type === "answer") {
         const p = e.pending.get(m.id);
         e.pending.delete(m.id);
@@ -679,6 +702,14 @@
     });
   }
 
+  function engineTimeline() {
+    if (!engine || engine.state === "failed") return Promise.resolve(null);
+    return new Promise((done) => {
+      engine.timelines.push(done);
+      engine.port.postMessage({type: "timeline"});
+    });
+  }
+
   function engineState() {
     if (!config.bundle) return "absent";
     return engine ? engine.state : "off";
@@ -703,7 +734,7 @@
   }
 
   window.LiveBook = {
-    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, normalise,
+    changed, embedAll, values, set, settled, ask, engineState, engineBootMs, engineInfo, engineTimeline, normalise,
     picked, step, fold, startEngine: startEngineSoon, tables,
   };
   function start() {

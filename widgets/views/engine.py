@@ -21,16 +21,26 @@ ENGINE_MODULES = ("generic", "trench_crusade", "bfrpg", "pf2e", "underface", "hu
                   "dice_calc", "worked", "fights", "turn")
 
 
+def warm_modules() -> list[str]:
+    """What :func:`warm` imports, in order: every module the engine answers for, then the dice
+    bots' commands (else read at the first dice command). The in-page engine imports them one
+    at a time after its first answers, so that a question asked meanwhile waits for one module.
+
+    >>> warm_modules()[0], warm_modules()[-1]
+    ('widgets.views.generic', 'widgets.commands')
+    """
+    return [f"widgets.views.{name}" for name in ENGINE_MODULES] + ["widgets.commands"]
+
+
 def warm() -> int:
-    """Import every module the engine answers for (the in-page engine does this before it keeps
-    a memory snapshot, so a restored engine imports nothing); the number of modules.
+    """Import every module the engine answers for (the in-page engine imports them one at a
+    time once it has answered the questions that waited for it); the number of modules.
 
     >>> warm() == len(ENGINE_MODULES)
     True
     """
-    for name in ENGINE_MODULES:
-        importlib.import_module(f"widgets.views.{name}")
-    importlib.import_module("widgets.commands")    # the dice bots' commands, else read at the first
+    for name in warm_modules():
+        importlib.import_module(name)
     return len(ENGINE_MODULES)
 
 
