@@ -379,7 +379,7 @@ def down_widget(uid: str = "pf-down") -> LiveWidget:
 def pf_walk() -> WorkedRound:
     d = PF_DEFAULTS
     odds = pf_odds(d["bonus"], d["ac"], False, d["hp"], d["damage"], 3, False)
-    setup = (f"명중 보너스 {fmt.signed(d['bonus'])}인 전사가 AC {d['ac']}, HP {d['hp']}인 적을 매 턴 "
+    setup = (f"명중 보너스 {fmt.signed(d['bonus'])}인 파이터가 AC {d['ac']}, HP {d['hp']}인 적을 매 턴 "
              f"세 번 칩니다. 명중 피해는 {d['damage']}.")
     return WorkedRound("적 하나를 쓰러뜨리기까지 턴마다 따라가기", [("준비:", setup)] + walk_steps(odds, DOWN),
                        {"odds": odds})

@@ -317,7 +317,7 @@ def tc_turn(dice: Dice) -> Turn:
         rolls = dice.roll(1, tc.roll_size(0)[0])
         hit = tc.success_result(list(rolls), 0)
         numbers["hit"] = hit
-        hit_step.text = "±DICE 없이 2D6을 굴립니다. 7 이상이면 맞히고, 12면 대성공입니다."
+        hit_step.text = "±DICE 없이 2D6을 굴립니다. 7 이상이면 맞히고, 12 이상이면 대성공입니다."
         hit_step.odds, hit_step.slot = _tc_odds(odds, tc.SUCCESS_CHART), 1
         label = dict((k, l) for k, l, _, _ in tc.SUCCESS_CHART)[hit]
         hit_step.result = (f"합계 {sum(rolls)}, {label}입니다."
@@ -472,7 +472,7 @@ def pf_turn(dice: Dice) -> Turn:
         numbers["degrees"].append(degree)
         parts = [f"다중 공격 페널티 {signed(map_)}"] + ([f"사거리 페널티 {signed(rng)}"] if rng else [])
         what = (f"{n}번째 공격이라 " + ", ".join(parts) + f": d20 {signed(total_mod)} 대 AC {PF_AC}. "
-                f"AC {PF_AC + 10} 이상이면 대성공, 눈 20은 한 단계 올리고 1은 내립니다.")
+                f"굴림 합계가 {PF_AC + 10} 이상이면 대성공, 눈 20은 한 단계 올리고 1은 내립니다.")
         if target == "B":
             what = (f"A가 쓰러져 {PF_FAR}ft 떨어진 B에게 투창을 던집니다(사거리 단위 {PF_JAVELIN_INCREMENT}ft의 "
                     f"두 번째 단위). " + what)
@@ -495,7 +495,7 @@ def pf_turn(dice: Dice) -> Turn:
             faces = dice.roll(dmg, 1, sides)
             dealt = pf2e.damage_of_roll(list(faces), sides, PF_STRENGTH, critical)
             numbers["damage"].append(dealt)
-            roll = f"1d{sides} + 근력 {PF_STRENGTH}"
+            roll = f"1D{sides} + 근력 {PF_STRENGTH}"
             damage_step.text = ((f"{josa(roll, '을/를')} 굴려 두 배로 합니다(대성공은 피해 두 배, 보충)." if critical
                                  else f"{roll}입니다.")
                                 + (" 던지는 무기도 근력을 피해에 더합니다(보충)." if target == "B" else "")
@@ -505,7 +505,7 @@ def pf_turn(dice: Dice) -> Turn:
                 damage_step.odds = [("A가 쓰러짐", dist.at_least(hp)), ("A가 버팀", 1 - dist.at_least(hp))]
                 hp = max(0, hp - dealt)
             damage_step.result = (f"피해 {dealt}"
-                                  + (f"({faces[0]} + {PF_STRENGTH}) × 2" if critical else f"({faces[0]} + {PF_STRENGTH})")
+                                  + (f" = ({faces[0]} + {PF_STRENGTH}) × 2" if critical else f" = {faces[0]} + {PF_STRENGTH}")
                                   + (". A가 쓰러집니다." if target == "A" and hp == 0 else
                                      f". A의 HP는 {hp}입니다." if target == "A" else ". B가 피해를 입습니다."))
         steps.append(damage_step)
