@@ -628,9 +628,10 @@ def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
 HM_PC = dict(might=3, brain=2, defence=2, power=3)
 HM_BODY = dict(life=12, defence=8, level=2)
 HM_THREAT = dict(name="발톱", paragraph=3, defence=9, durability=6, attack_value=8, power=4)
-#: The GM's recon target (the source names none) and the PC's plot: made once, in melee round 1
-#: (the source: 행동순서 결정은 난전 라운드 1라운드에만), the token stays there all combat.
-HM_RECON_TARGET = 7
+#: The GM's recon target (the source names none; the same as the recon widget's first value) and
+#: the PC's plot: made once, in melee round 1 (the source: 행동순서 결정은 난전 라운드 1라운드에만),
+#: the token stays there all combat.
+HM_RECON_TARGET = 8
 HM_PLOT = 2
 HM_MELEE_ROUNDS = 2
 HM_SLOTS = (Slot("정찰판정", (4, 3)), Slot("정찰 펌블의 반격 데미지", (4,)),
@@ -671,8 +672,8 @@ def hm_turn(dice: Dice) -> Turn:
     numbers["scouted"] = scouted
     steps = [Step("정찰 라운드: 정찰판정", ("정찰 라운드", "hm-sec-recon"),
                   f"괴물 본체(【생명력】 {body['life']}, 【방어치】 {body['defence']}, 레벨 {body['level']})의 패러그래프 "
-                  f"{th['paragraph']}에 위협 「{th['name']}」이 숨어 있습니다. PC(【무용】 {pc['might']}, 【두뇌】 {pc['brain']})는 "
-                  f"2D6 + 【두뇌】 {pc['brain']}로 GM이 정한 목표치 {HM_RECON_TARGET} 이상을 노립니다.",
+                  f"{th['paragraph']}에 위협 「{th['name']}」이 숨어 있습니다. PC(【무용】 {pc['might']}, 【두뇌】 {pc['brain']}, 방어판정 능력치 {pc['defence']}, "
+                  f"무기 위력 {pc['power']})는 2D6 + 【두뇌】 {pc['brain']}로 GM이 정한 목표치 {HM_RECON_TARGET} 이상을 노립니다.",
                   [(out[k], p) for k, p in r_odds.items()], 0,
                   f"{faces[0]} + {faces[1]} + {pc['brain']} = {sum(faces) + pc['brain']}, {out[recon]}. "
                   + (f"「{th['name']}」 카드가 드러나 앞면으로 놓입니다." if scouted else
