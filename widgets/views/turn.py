@@ -552,7 +552,7 @@ def uf_turn(dice: Dice) -> Turn:
     armour = uf.ARMOR[UF_ARMOR].armor_value
     numbers: dict[str, object] = {"order": order, "outcome": None, "hp": pc["hp"], "endurance": None}
     steps = [Step("라운드의 시작: 턴 순서", ("라운드와 턴 순서", "uf-sec-order"),
-                  f"도적(NPC, DEX {b['dex']}, {UF_WEAPON} 기능 {b['skill']})과 가람(PC, DEX {pc['dex']}, "
+                  f"도적(NPC, DEX {b['dex']}, {UF_WEAPON} 기능 {b['skill']}, DB {UF_DB})과 가람(PC, DEX {pc['dex']}, "
                   f"{pc['parry']} 기능 {pc['skill']})이 맞섭니다. DEX가 높은 쪽부터라 순서는 {' → '.join(order)}입니다. "
                   f"가람은 지난 라운드에 다쳐 HP {pc['hp']}/{pc['max_hp']}, 사망 임계 {signed(threshold)}이고 "
                   f"{josa(UF_ARMOR, '을/를')} 입었습니다(방어 점수 {armour}).")]
