@@ -857,7 +857,8 @@ def bf_turn(dice: Dice) -> Turn:
         hit = bf.attack_roll_hits(face, bonus, BF_AC)
         shot = Step("고블린 A의 분리 사격", ("근접전과 분리 사격", "bf-sec-melee"),
                     f"떠나는 도우버트의 등 뒤로 고블린 A가 +{bf.PARTING_SHOT_BONUS}를 받아 한 번 칩니다: "
-                    f"d20 {signed(bonus)} 대 AC {BF_AC}(1은 늘 빗나가고 20은 늘 맞음).",
+                    f"d20 {signed(bonus)}(공격 보너스 {signed(BF_GOBLIN['bonus'])}, 분리 사격 {signed(bf.PARTING_SHOT_BONUS)}) "
+                    f"대 AC {BF_AC}(1은 늘 빗나가고 20은 늘 맞음).",
                     [("명중", odds["hit"]), ("빗나감", odds["miss"])], 0,
                     f"{_plus(face, bonus)}, " + ("맞았습니다." if hit else "빗나갔습니다."))
         steps.append(shot)
