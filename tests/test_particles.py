@@ -214,3 +214,38 @@ def test_a_source_mark_is_a_tag_with_its_source_in_a_side_note():
     assert len(re.findall(r"source-mark--", page)) == 1      # the list's 보충 규칙 / 가정 links are plain
     css = (SITE / "_static" / "book.css").read_text(encoding="utf-8")
     assert ".source-mark--supplement" in css and ".source-mark--assumption" in css
+
+
+def test_no_side_note_sits_inside_another():
+    """Two notes in one list item (the 비행 item of Hunter's Moon's statuses) each stand alone beside
+    their numbers: none is put inside another (book/_ext/source_marks.py), and none stays hidden."""
+    from html.parser import HTMLParser
+
+    class Notes(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack: list[bool] = []        # per open span: is it a side note?
+            self.nested = 0
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "span":
+                classes = (dict(attrs).get("class") or "").split()
+                note = "sidenote" in classes or "marginnote" in classes
+                if note and any(self.stack):
+                    self.nested += 1
+                self.stack.append(note)
+
+        def handle_endtag(self, tag):
+            if tag == "span" and self.stack:
+                self.stack.pop()
+
+    found = {}
+    for name in CHAPTERS:
+        parser = Notes()
+        parser.feed((SITE / "book" / f"{name}.html").read_text(encoding="utf-8"))
+        if parser.nested:
+            found[name] = parser.nested
+    assert not found, f"side notes inside side notes: {found}"
+    page = (SITE / "book" / "hunters_moon.html").read_text(encoding="utf-8")
+    fly = page.split("대공」이 없는 공격으로", 1)[1].split("</li>", 1)[0]
+    assert len(re.findall(r'<span class="sidenote"><sup>\d+</sup>', fly)) == 2, "the 비행 item's two notes, shown"

@@ -505,3 +505,10 @@ def test_in_jupyter_typed_dice_and_the_seed_re_resolve_the_turn():
     view.type("dice", "")
     view.type("seed", "5")
     assert t.tc_turn_widget().shown(dice="", seed=5).html in view.out
+
+
+def test_hm_example_recon_target_is_the_recon_widgets_first_value():
+    """The walk-through's recon target and the recon widget's first value are one number (issue 29)."""
+    from widgets import hunters_moon as hm_rules
+    assert t.HM_RECON_TARGET == hm_rules.RECON_TARGET_EXAMPLE
+    assert f"목표치 {t.HM_RECON_TARGET} 이상" in t.hm_turn(t.Dice("", 0, t.HM_SLOTS)).steps[0].text

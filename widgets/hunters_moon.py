@@ -34,6 +34,7 @@ RECON_COUNTERATTACK_DIE = 6  # recon fumble: 1D6 + monster level to every PC
 BOUND_CHECK_MODIFIER = -1        # 포박: a bound PC takes −1 on every check
 BOUND_THREAT_VALUE_MODIFIER = -1  # 포박: a bound body/threat has 【공격치】 and 【방어치】 −1
 BOUND_ROUND_END_DIE = 6          # 포박: −1D6 【생명력】 at round end
+RECON_TARGET_EXAMPLE = 8         # the source names no recon target (the GM sets it): the book's widgets start here
 FLYING_DAMAGE_REDUCTION = 5      # 비행: damage from a non-anti-air (대공) attack −5
 DIVING_ACHIEVEMENT = 6           # 잠수: an auto-hit counts as achievement 6 where one is needed
 

@@ -50,6 +50,15 @@ def _tag_marks(app, doctree) -> None:
             break
 
 
+def _is_side_note(node) -> bool:
+    """A side or margin note the theme placed as an inline (see :class:`SideNotesInsideLists`).
+
+    >>> _is_side_note(nodes.inline(classes=["sidenote"])), _is_side_note(nodes.list_item())
+    (True, False)
+    """
+    return isinstance(node, nodes.inline) and bool({"sidenote", "marginnote"} & set(node["classes"]))
+
+
 class SideNotesInsideLists(SphinxPostTransform):
     """The theme places a side note whose footnote sits in a list item (or a table cell) twice:
     once just before that item, which makes a ``<span>`` a child of ``<ol>``/``<ul>``/``<tr>``
@@ -67,7 +76,12 @@ class SideNotesInsideLists(SphinxPostTransform):
             parent = note.parent
             if not kinds or not isinstance(parent, (nodes.bullet_list, nodes.enumerated_list, nodes.row)):
                 continue
-            item = parent[parent.index(note) + 1]
+            # two notes in one item stand side by side before it: the item is the next sibling
+            # that is not itself such a note (else one note would be put inside the other)
+            after = parent.index(note) + 1
+            while _is_side_note(parent[after]):
+                after += 1
+            item = parent[after]
             twins = [n for n in item.findall(nodes.inline) if "d-n" in n["classes"]
                      and kinds & set(n["classes"]) and n.astext() == note.astext()]
             parent.remove(note)

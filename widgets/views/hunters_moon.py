@@ -98,7 +98,7 @@ def recon_widget(uid: str = "hm-recon") -> LiveWidget:
         return Shown(text, Bars.from_dist(hit, lambda v: "failure"))
     return LiveWidget(
         uid, [number("brain", "정찰할 PC의 【두뇌】", 0, 4, 2),
-              number("target", "정찰판정 목표치", 6, 11, 8),
+              number("target", "정찰판정 목표치", 6, 11, hm.RECON_TARGET_EXAMPLE),
               number("level", "괴물 본체 레벨", 1, 5, 2)],
         compute, title="정찰판정과 펌블 반격 (판정은 가정 모델, 목표치는 GM 설정)",
         x_label="반격 데미지 (PC 한 명당)")

@@ -552,7 +552,7 @@ def uf_turn(dice: Dice) -> Turn:
     armour = uf.ARMOR[UF_ARMOR].armor_value
     numbers: dict[str, object] = {"order": order, "outcome": None, "hp": pc["hp"], "endurance": None}
     steps = [Step("라운드의 시작: 턴 순서", ("라운드와 턴 순서", "uf-sec-order"),
-                  f"도적(NPC, DEX {b['dex']}, {UF_WEAPON} 기능 {b['skill']})과 가람(PC, DEX {pc['dex']}, "
+                  f"도적(NPC, DEX {b['dex']}, {UF_WEAPON} 기능 {b['skill']}, DB {UF_DB})과 가람(PC, DEX {pc['dex']}, "
                   f"{pc['parry']} 기능 {pc['skill']})이 맞섭니다. DEX가 높은 쪽부터라 순서는 {' → '.join(order)}입니다. "
                   f"가람은 지난 라운드에 다쳐 HP {pc['hp']}/{pc['max_hp']}, 사망 임계 {signed(threshold)}이고 "
                   f"{josa(UF_ARMOR, '을/를')} 입었습니다(방어 점수 {armour}).")]
@@ -628,9 +628,10 @@ def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
 HM_PC = dict(might=3, brain=2, defence=2, power=3)
 HM_BODY = dict(life=12, defence=8, level=2)
 HM_THREAT = dict(name="발톱", paragraph=3, defence=9, durability=6, attack_value=8, power=4)
-#: The GM's recon target (the source names none) and the PC's plot: made once, in melee round 1
-#: (the source: 행동순서 결정은 난전 라운드 1라운드에만), the token stays there all combat.
-HM_RECON_TARGET = 7
+#: The GM's recon target (the source names none; the same as the recon widget's first value) and
+#: the PC's plot: made once, in melee round 1 (the source: 행동순서 결정은 난전 라운드 1라운드에만),
+#: the token stays there all combat.
+HM_RECON_TARGET = 8
 HM_PLOT = 2
 HM_MELEE_ROUNDS = 2
 HM_SLOTS = (Slot("정찰판정", (4, 3)), Slot("정찰 펌블의 반격 데미지", (4,)),
@@ -671,8 +672,8 @@ def hm_turn(dice: Dice) -> Turn:
     numbers["scouted"] = scouted
     steps = [Step("정찰 라운드: 정찰판정", ("정찰 라운드", "hm-sec-recon"),
                   f"괴물 본체(【생명력】 {body['life']}, 【방어치】 {body['defence']}, 레벨 {body['level']})의 패러그래프 "
-                  f"{th['paragraph']}에 위협 「{th['name']}」이 숨어 있습니다. PC(【무용】 {pc['might']}, 【두뇌】 {pc['brain']})는 "
-                  f"2D6 + 【두뇌】 {pc['brain']}로 GM이 정한 목표치 {HM_RECON_TARGET} 이상을 노립니다.",
+                  f"{th['paragraph']}에 위협 「{th['name']}」이 숨어 있습니다. PC(【무용】 {pc['might']}, 【두뇌】 {pc['brain']}, 방어판정 능력치 {pc['defence']}, "
+                  f"무기 위력 {pc['power']})는 2D6 + 【두뇌】 {pc['brain']}로 GM이 정한 목표치 {HM_RECON_TARGET} 이상을 노립니다.",
                   [(out[k], p) for k, p in r_odds.items()], 0,
                   f"{faces[0]} + {faces[1]} + {pc['brain']} = {sum(faces) + pc['brain']}, {out[recon]}. "
                   + (f"「{th['name']}」 카드가 드러나 앞면으로 놓입니다." if scouted else
@@ -856,7 +857,8 @@ def bf_turn(dice: Dice) -> Turn:
         hit = bf.attack_roll_hits(face, bonus, BF_AC)
         shot = Step("고블린 A의 분리 사격", ("근접전과 분리 사격", "bf-sec-melee"),
                     f"떠나는 도우버트의 등 뒤로 고블린 A가 +{bf.PARTING_SHOT_BONUS}를 받아 한 번 칩니다: "
-                    f"d20 {signed(bonus)} 대 AC {BF_AC}(1은 늘 빗나가고 20은 늘 맞음).",
+                    f"d20 {signed(bonus)}(공격 보너스 {signed(BF_GOBLIN['bonus'])}, 분리 사격 {signed(bf.PARTING_SHOT_BONUS)}) "
+                    f"대 AC {BF_AC}(1은 늘 빗나가고 20은 늘 맞음).",
                     [("명중", odds["hit"]), ("빗나감", odds["miss"])], 0,
                     f"{_plus(face, bonus)}, " + ("맞았습니다." if hit else "빗나갔습니다."))
         steps.append(shot)
