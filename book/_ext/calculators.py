@@ -62,7 +62,7 @@ QUESTIONS = {
     "hm-end": "전투는 언제 끝나고 누가 이기나?",
     "hm-status-attack": "포박·비행·잠수가 내 공격을 어떻게 바꾸나?",
     "hm-status-defence": "포박·비행·잠수가 위협의 공격을 어떻게 바꾸나?",
-    "hm-worked": "난전 한 라운드는 어떻게 흘러가나?",
+    "hm-worked": "정찰부터 추격까지, 한 전투는 어떻게 흘러가나?",
     # Basic Fantasy
     "bf-facing": "어느 칸을 칠 수 있나?",
     "bf-diagonal": "이 길은 몇 피트인가?",
@@ -74,7 +74,7 @@ QUESTIONS = {
     "bf-grid-melee": "근접전을 떠나면 누가 분리 사격을 하나?",
     "bf-rear": "누가 뒤에서 칠 수 있나?",
     "bf-simul": "함께 움직이면 누가 먼저 가나?",
-    "bf-worked": "다가가서 쏘는 한 라운드는 어떻게 흘러가나?",
+    "bf-worked": "근접전을 벗어나 다시 치는 한 라운드는 어떻게 흘러가나?",
 }
 
 

@@ -734,7 +734,7 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
     opts = bf.scene_options(key)
     for m in s.marks:
         rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"),
-                     f"이동 속도 {s.rate}피트" + (f", 원문 {m.feet}피트" if m.feet is not None and m.exact
+                     f"이동 속도 {s.rate}피트" + (f", 원문이 이 칸에 적은 값 {m.feet}피트" if m.feet is not None and m.exact
                                              else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
                      f"{labels.BF_MOVE_OPTIONS[opts.option(m.square)]}, " + move_feet_text(opts, m.square)
                      + shooters_text(s, opts.parting_shots(m.square))))

@@ -335,7 +335,8 @@ def duel_walk() -> WorkedRound:
     odds = duel_odds(**v, first="a")
     a, b = DUEL_DEFAULTS["a"], DUEL_DEFAULTS["b"]
     setup = (f"A는 무기 기능 {a[0]}, 회피 {a[1]}, {a[2]}, DB {a[3]}, {a[4]}, HP {a[5]}. "
-             f"B는 무기 기능 {b[0]}, 회피 {b[1]}, {b[2]}, DB {b[3]}, {b[4]}, HP {b[5]}. A가 먼저 공격합니다.")
+             f"B는 무기 기능 {b[0]}, 회피 {b[1]}, {b[2]}, DB {b[3]}, {b[4]}, HP {b[5]}. A가 먼저 공격합니다. "
+             "회피는 방어구의 불이익을 이미 뺀 값입니다.")
     return WorkedRound("한 결투를 라운드마다 따라가기", [("준비:", setup)] + walk_steps(odds, DUEL),
                        {"odds": odds})
 

@@ -791,8 +791,10 @@ def hm_turn(dice: Dice) -> Turn:
                 dist = hm.pc_damage(pc["power"], plot, pursuit=True, critical_achievement=(
                     sum(faces) + pc["might"] if h == "special" else None))
                 dealt = dice.draw(8, dist)
-                life = max(0, life - dealt)
-                text += f" 데미지 {dealt}, 본체 【생명력】 {life}."
+                before, life = life, max(0, life - dealt)
+                text += (f" 데미지 합계 {dealt}(무기 위력 + 자리 번호 + 1D6"
+                         + (" + 달성치" if h == "special" else "") + f"), 본체 【생명력】 {before} − {dealt}"
+                         + (f" = {life}." if before >= dealt else ", 0 아래로는 내려가지 않아 0."))
             hunt.result = text
     steps += [chase, hunt]
     course = hm.combat_course(False, numbers["life"], bool(numbers["pursued"]), life, body["level"],

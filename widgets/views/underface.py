@@ -521,7 +521,7 @@ def settings_widget(uid: str = "uf-settings") -> LiveWidget:
               select("fumble_from", "펌블 (가정)", _FUMBLE_CHOICES, 96),
               number("special_divisor", "스페셜: 목표치를 나누는 수 (가정)", 5, 10, 5, step=5),
               select("hard", "어려움 난이도 (가정)", _HARD_CHOICES, "divide"),
-              select("margin", "성공 폭 (가정)", _MARGIN_CHOICES, "target_minus_roll"),
+              select("margin", "성공 폭 계산 (가정)", _MARGIN_CHOICES, "target_minus_roll"),
               toggle("attack_hard", "공격이 어려움 난이도")],
         compute, title="판정 설정 바꿔 보기 (가정)",
         x_label="1 보통 명중 · 2 스페셜 명중 · 3 막음/피함 · 4 스페셜 방어 · 5 빗나감")
