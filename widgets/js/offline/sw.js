@@ -2,7 +2,7 @@
  *
  * book/_ext/offline.py writes this worker to the site root as sw.js, preceded by one line of data:
  *   const OFFLINE = {version, files: [[path, digest, size, group, query], ...]};
- * paths relative to the site root; digest: the first 16 hex digits of the file's SHA-256; query:
+ * paths relative to the site root; digest: the first 12 hex digits of the file's SHA-256; query:
  * the address's query the pages use ("?v=…"); group: when the file is kept —
  *   "a" what pages load and "p" the pages: at install, the open page and what it loaded are
  *       copied from the browser's HTTP cache (never downloaded again); the rest when a page asks
@@ -75,7 +75,7 @@ function inScope(url) {
 
 async function digestOf(buffer) {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
-  return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(hash.slice(0, 6), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /* Keep one response under key if it is this build's file (or a file the list does not know).
