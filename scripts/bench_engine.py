@@ -194,7 +194,8 @@ def second_chapter(browser, base: str, site: Path, shared: bool) -> tuple[float,
 def engine_files(site: Path) -> list[Path]:
     """The files a page's engine downloads: Pyodide's runtime and its lock file, the library
     (the build's zip of it and the standard library it reads, compiled; else its sources and
-    the runtime's full standard library) and the worker."""
+    the runtime's full standard library), the worker, and where the build packed the wasm and
+    the zip with Zstandard, those packed files (``name.zst``) and their unpacker."""
     text = (site / "book" / "pf2e.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r"window\.LiveBookConfig = (\{.*?\});", text).group(1))
     static = site / "_static"
@@ -204,12 +205,16 @@ def engine_files(site: Path) -> list[Path]:
         files.append(static / config["stdlib"])
     elif not config["bundle"].endswith(".zip"):
         files.append(static / config["pyodide"] / "python_stdlib.zip")
-    return files + [static / config["bundle"], static / config["worker"]]
+    files += [static / config["bundle"], static / config["worker"]]
+    if config.get("unzstd"):
+        files.append(static / config["unzstd"])
+    return [f if f.exists() else f.with_name(f.name + ".zst") for f in files]
 
 
 def gzip_bytes(path: Path) -> int:
-    """Bytes as ../shared/tools/slow_server.py sends the file (gzip level 6, as hosts do)."""
-    return len(gzip.compress(path.read_bytes(), 6))
+    """Bytes as ../shared/tools/slow_server.py sends the file (gzip level 6, as hosts do; a file
+    the build packed, ``.zst``, as it is)."""
+    return path.stat().st_size if path.suffix == ".zst" else len(gzip.compress(path.read_bytes(), 6))
 
 
 TYPED_JS = """([uid, name, text]) => {
@@ -299,7 +304,8 @@ def slow_link(browser, names, sites, mbps: str, rtt: str, runs: int, timeline: b
         files = engine_files(site)
         total = sum(gzip_bytes(f) for f in files)
         print(f"  build {n}: engine {total / 1e6:5.2f} MB  (" + ", ".join(
-            f"{f.name.split('-')[0] if f.parent.name == 'engine' else f.name} {gzip_bytes(f) / 1e6:.2f}"
+            f"{f.name.split('-')[0] if f.parent.name == 'engine' else f.name.removesuffix('.zst')}"
+            f"{'.zst' if f.suffix == '.zst' else ''} {gzip_bytes(f) / 1e6:.2f}"
             for f in files) + ")")
     chapter, uid, name, (cold_text, warm_text) = LINK_CASE
     rows = {n: [] for n in names}

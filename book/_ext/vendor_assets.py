@@ -24,6 +24,13 @@ ROOT = HERE.parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")
+#: The engine's worker unpacks what the build packed with Zstandard (:func:`zstd_packed`): the npm
+#: package `fzstd`, one ES module of 24 kB (4 kB as sent), installed beside pyodide
+UNZSTD = ROOT / "node_modules" / "fzstd" / "esm" / "index.mjs"
+#: Files the site holds packed with Zstandard (name + ".zst"), which the engine's worker unpacks as
+#: they arrive (widgets/js/engine-worker.mjs): the runtime's wasm, 3.56 MB as a host's gzip sends it,
+#: is 2.90 MB packed; the library's zip (bytecode, each file deflated on its own) 1.10 → 0.81 MB
+PACKED = ("pyodide.asm.wasm",)
 WORKER = ROOT / "widgets" / "js" / "engine-worker.mjs"
 #: The Node script that learns which standard-library files the engine reads (run at build time)
 ENGINE_MODULES = HERE / "engine_modules.mjs"
@@ -69,19 +76,31 @@ def _copy_engine(dest: Path) -> dict:
     what the engine loads the library from: where the build could run Pyodide (Node), one zip
     of the library and the standard library it reads, compiled (:func:`engine_zip`), which the
     worker loads as Pyodide's standard library; else the library's sources as JSON, beside the
-    runtime's full standard library."""
+    runtime's full standard library. With the zip, the wasm and the zip are kept packed with
+    Zstandard (``name.zst``, :func:`zstd_packed`; ``unzstd`` names the module that unpacks them) and
+    the lock file lists no package (the engine loads none)."""
     if not all((PYODIDE / name).exists() for name in PYODIDE_FILES[:5]):
         return {}  # no npm at set-up: table answers still work; the page says so in Korean
     (dest / "pyodide").mkdir(exist_ok=True)
     files = library_bundle()
     raw = json.dumps(files, ensure_ascii=False, separators=(",", ":")).encode()
-    packed = engine_zip(raw)
+    unzstd = UNZSTD.exists()
+    packed = engine_zip(raw, deflate=not unzstd)    # packed whole below: stored, it packs 26% smaller
+    unzstd = unzstd and packed is not None
+    for old in (dest / "pyodide").glob("*"):
+        old.unlink()
     for name in PYODIDE_FILES:
         source, target = PYODIDE / name, dest / "pyodide" / name
         if name == "python_stdlib.zip" and packed is not None:
-            target.unlink(missing_ok=True)           # the engine loads its own, much smaller one
+            continue                                  # the engine loads its own, much smaller one
+        if not source.exists():
             continue
-        if source.exists() and (not target.exists() or target.stat().st_size != source.stat().st_size):
+        if unzstd and name in PACKED:
+            shutil.copyfile(zstd_packed(source), target.with_name(name + ".zst"))
+        elif unzstd and name == "pyodide-lock.json":
+            lock = json.loads(source.read_text(encoding="utf-8"))
+            target.write_text(json.dumps({"info": lock["info"], "packages": {}}), encoding="utf-8")
+        else:
             shutil.copyfile(source, target)
     (dest / "engine").mkdir(exist_ok=True)
     for old in (dest / "engine").glob("*"):
@@ -91,13 +110,46 @@ def _copy_engine(dest: Path) -> dict:
     else:
         body, name = raw, "widgets-{}.json"
     digest = hashlib.sha256(body + WORKER.read_bytes()).hexdigest()[:12]
-    (dest / "engine" / name.format(digest)).write_bytes(body)
+    if unzstd:
+        (dest / "engine" / (name.format(digest) + ".zst")).write_bytes(zstd_packed(packed).read_bytes())
+        (dest / "engine" / f"fzstd-{digest}.mjs").write_bytes(UNZSTD.read_bytes())
+    else:
+        (dest / "engine" / name.format(digest)).write_bytes(body)
     (dest / "engine" / f"engine-worker-{digest}.mjs").write_bytes(WORKER.read_bytes())
-    return {"bundle": "engine/" + name.format(digest), "worker": f"engine/engine-worker-{digest}.mjs",
-            "pyodide": "pyodide/"}
+    settings = {"bundle": "engine/" + name.format(digest), "worker": f"engine/engine-worker-{digest}.mjs",
+                "pyodide": "pyodide/"}
+    if unzstd:
+        settings["unzstd"] = f"engine/fzstd-{digest}.mjs"
+    return settings
 
 
-def engine_zip(bundle: bytes) -> Path | None:
+def zstd_packed(source: Path) -> Path:
+    """``source`` packed with Zstandard at its strongest level, with a window of 4 MiB (what
+    the page's unpacker, fzstd, streams fastest) and its size in the frame; kept in
+    :data:`STDLIB_CACHE` under a key of its bytes (packing the wasm takes some seconds).
+
+    >>> import tempfile, zstandard
+    >>> source = Path(tempfile.mkdtemp()) / "a.bin"
+    >>> _ = source.write_bytes(b"dice " * 1000)
+    >>> packed = zstd_packed(source)
+    >>> packed.stat().st_size < 100, zstandard.ZstdDecompressor().decompress(packed.read_bytes()) == source.read_bytes()
+    (True, True)
+    """
+    import zstandard                                  # a build-time need only
+
+    data = source.read_bytes()
+    target = STDLIB_CACHE / f"{source.name}-{hashlib.sha256(data).hexdigest()[:12]}.zst"
+    if not target.exists():
+        STDLIB_CACHE.mkdir(parents=True, exist_ok=True)
+        params = zstandard.ZstdCompressionParameters.from_level(22, window_log=22, source_size=len(data),
+                                                                write_content_size=True)
+        partial = target.with_suffix(".part")
+        partial.write_bytes(zstandard.ZstdCompressor(compression_params=params).compress(data))
+        partial.replace(target)
+    return target
+
+
+def engine_zip(bundle: bytes, deflate: bool = True) -> Path | None:
     """What the engine reads, learnt by running it, in one zip: the standard library's modules
     it imports (Pyodide's python_stdlib.zip holds every module, 2.5 MB that does not compress)
     and the library's own (the views for Bokeh and Jupyter stay out), each compiled to bytecode
@@ -107,10 +159,11 @@ def engine_zip(bundle: bytes) -> Path | None:
     ``bundle``, imports the library as the worker does, answers every widget's first moves, and
     compiles every module then loaded. Kept in :data:`STDLIB_CACHE` under a key of the runtime,
     the library and this code; ``None`` without Node (the engine then loads the sources and the
-    full standard library, as before)."""
+    full standard library, as before). ``deflate``: each file compressed on its own (else stored,
+    for the build to pack the whole zip, :func:`zstd_packed`)."""
     full = PYODIDE / "python_stdlib.zip"
     key = hashlib.sha256(full.read_bytes() + bundle + ENGINE_MODULES.read_bytes()
-                         + Path(__file__).read_bytes()).hexdigest()[:12]
+                         + Path(__file__).read_bytes() + bytes([deflate])).hexdigest()[:12]
     target = STDLIB_CACHE / f"python-{key}.zip"
     if target.exists():
         return target
@@ -128,19 +181,19 @@ def engine_zip(bundle: bytes) -> Path | None:
         raise RuntimeError(f"could not learn what the engine reads: {err} {detail[-2000:]}") from err
     finally:
         bundle_file.unlink(missing_ok=True)
-    for old in STDLIB_CACHE.glob("*-*.*"):
+    for old in STDLIB_CACHE.glob("python-*.*"):     # older libraries' zips (the runtime's wasm stays)
         old.unlink()
     members: dict[str, bytes] = {name: base64.b64decode(data) for name, data in found["files"].items()}
     data_files = {path: text for path, text in json.loads(bundle).items() if not path.endswith(".py")}
     members.update({path: text.encode("utf-8") for path, text in data_files.items()})
-    pack_zip(members, target)
+    pack_zip(members, target, deflate)
     return target
 
 
-def pack_zip(members: dict[str, bytes], target: Path) -> None:
+def pack_zip(members: dict[str, bytes], target: Path, deflate: bool = True) -> None:
     """Write ``members`` ({path inside the zip: bytes}) and the folders holding them into the
-    zip ``target``, compressed, in a fixed order with fixed dates (the same bytes from every
-    build).
+    zip ``target``, each file compressed (else stored, ``deflate=False``), in a fixed order with
+    fixed dates (the same bytes from every build).
 
     >>> import tempfile
     >>> target = Path(tempfile.mkdtemp()) / "small.zip"
@@ -154,16 +207,17 @@ def pack_zip(members: dict[str, bytes], target: Path) -> None:
         for i in range(1, len(parts) + 1):
             wanted["/".join(parts[:i]) + "/"] = None
     partial = target.with_suffix(".part")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    with zipfile.ZipFile(partial, "w", method, compresslevel=9 if deflate else None) as out:
         for name in sorted(wanted):
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             if wanted[name] is None:
                 info.external_attr = 0o40755 << 16 | 0x10
                 out.writestr(info, b"")
             else:
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = method
                 info.external_attr = 0o644 << 16
-                out.writestr(info, wanted[name], compresslevel=9)
+                out.writestr(info, wanted[name], compresslevel=9 if deflate else None)
     partial.replace(target)
 
 

@@ -6,6 +6,8 @@
  *   engine_zip), loaded through Pyodide's `stdLibURL` instead of the runtime's full
  *   python_stdlib.zip, so that Python starts and imports the library without compiling source;
  * - else JSON {path: source} of the library, written to /rulebook beside the full one.
+ * With the zip, `unzstd` names the module (fzstd) that unpacks the wasm and the zip, which the
+ * site holds packed with Zstandard (book/_ext/vendor_assets.py zstd_packed).
  *
  * One engine per visit:
  * - Started as a SharedWorker (widgets/js/live.js does where the browser has one, with
@@ -55,15 +57,47 @@ const refusedKey = bundleURL + (bundleURL.includes("?") ? "&" : "?") + "snapshot
 // The runtime's wasm and the library's zip are asked for at once, beside pyodide.mjs (which
 // would ask for them only once it has itself arrived, a round trip later on a phone's link):
 // Pyodide's own first request of each address is handed the response already under way.
+// Where the build packed them with Zstandard (`unzstd` names the unpacker, fzstd), the site holds
+// `name.zst` (a quarter fewer bytes than a host's gzip of `name`): the response handed to Pyodide
+// is unpacked as it arrives, so the wasm still compiles while it downloads.
 const early = new Map();
 const pyodideURL = params.get("pyodide");
-for (const url of [new URL("pyodide.asm.wasm", pyodideURL).href, zipped ? bundleURL : null]) {
+const unzstdURL = params.get("unzstd");
+const unzstd = unzstdURL ? import(unzstdURL) : null;
+if (unzstd) unzstd.catch(() => {});               // offline: the request below says so
+
+const fetchNow = globalThis.fetch;
+async function unpacked(url) {
+  const [response, fzstd] = await Promise.all([fetchNow(url + ".zst", {credentials: "same-origin"}), unzstd]);
+  if (!response.ok || !response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    start(controller) {
+      const stream = new fzstd.Decompress((chunk, last) => {
+        controller.enqueue(chunk);
+        if (last) controller.close();
+      });
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          stream.push(value);
+        }
+        stream.push(new Uint8Array(0), true);
+      })().catch((err) => controller.error(err));
+    },
+  });
+  const type = url.endsWith(".wasm") ? "application/wasm" : "application/zip";
+  return new Response(body, {status: 200, headers: {"Content-Type": type}});
+}
+
+const packedURLs = new Set([new URL("pyodide.asm.wasm", pyodideURL).href, zipped ? bundleURL : null]);
+for (const url of packedURLs) {
   if (!url) continue;
-  const response = fetch(url, {credentials: "same-origin"});
+  const response = unzstd ? unpacked(url) : fetch(url, {credentials: "same-origin"});
   response.catch(() => {});                       // offline: Pyodide's own request says so
   early.set(url, response);
 }
-const fetchNow = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
   const response = url !== null && early.get(url);
@@ -71,6 +105,7 @@ globalThis.fetch = (input, init) => {
     early.delete(url);
     return response;
   }
+  if (unzstd && packedURLs.has(url)) return unpacked(url);     // asked again (a refused snapshot)
   return fetchNow(input, init);
 };
 const shared = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;

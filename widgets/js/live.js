@@ -638,6 +638,7 @@
     const url = new URL(assetURL(config.worker));
     url.searchParams.set("bundle", assetURL(config.bundle));
     url.searchParams.set("pyodide", assetURL(config.pyodide));
+    if (config.unzstd) url.searchParams.set("unzstd", assetURL(config.unzstd));   // the wasm and zip packed
     const e = {state: "booting", worker: null, port: null, shared: false, next: 1,
                pending: new Map(), started: performance.now(), bootMs: null, boot: null,
                timelines: []};
