@@ -350,9 +350,9 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
                 "한 걸음은 반응 행동을 부르지 않습니다.</p>" if plan["step"] else
                 f"<p>한 걸음은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
         text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
-                + step + f"<p><b>보행</b>으로 다가가면 5ft마다 따져 반응 행동을 부를 수 있는 순간이 "
-                f"<b>{hot}번</b>입니다. 상대 간격 안의 칸을 떠날 때 반응 행동(기회 공격)을 부른다는 조건은 "
-                "원문에 없어 플레이어 코어의 기회 공격에서 가져왔습니다 (보충 규칙).</p>"
+                + step + "<p><b>보행</b>으로 다가가면 5ft 걸음마다 반응 행동의 계기를 따집니다. "
+                f"그 가운데 상대 간격 안의 칸을 떠나 기회 공격을 부를 수 있는 걸음은 <b>{hot}번</b>입니다. "
+                "칸을 떠날 때라는 조건은 원문에 없어 플레이어 코어의 기회 공격에서 가져왔습니다 (보충 규칙).</p>"
                 + Table(["5ft 이동", f"상대(간격 {enemy_reach}ft)"], rows).html())
         return Shown(text)
     return LiveWidget(
