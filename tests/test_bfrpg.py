@@ -390,20 +390,25 @@ def test_options_and_parting_shots_match_an_exhaustive_search(seed):
             assert not left
 
 
-def test_worked_melee_rows_give_feet_walked_in_the_sources_unit():
-    """Issue 17: a melee move's row shows the feet walked (within the source's 10 ft limit) with
-    the doubled count beside it, never the doubled count alone next to the limit; the flee rows
-    name the goblin whose parting shot it is."""
+def test_worked_melee_rows_give_the_cost_and_the_sources_limit_in_that_unit():
+    """Issue 29: the rows speak one unit, the cost taken from the rate (the grid's numbers). A
+    melee move's row gives that cost alone; the source's limit, quoted as feet walked (half the
+    rate), is shown with its cost (double) beside it, and the move's cost stays within it. The
+    flee rows name the goblin whose parting shot it is."""
     from widgets.views import bfrpg as views
     rows = views.scene_examples(("tannen_melee",)).rows
     s = SCENES["tannen_melee"]
     o = scene_options("tannen_melee")
+    seen = 0
     for (where, limit, result), m in zip(rows, s.marks):
         if m.expect == "melee_move":
-            assert f"{o.walked(m.square)}피트 (두 배로 세면 {o.feet(m.square)}피트)" in result
-            assert o.walked(m.square) <= m.feet
+            seen += 1
+            assert result.endswith(f", {o.feet(m.square)}피트") and "두 배로 세면" not in result
+            assert m.feet * 2 == s.rate and f"걸어서 {m.feet}피트" in limit and f"비용으로 {s.rate}피트" in limit
+            assert o.feet(m.square) <= s.rate
         if m.expect.startswith("flee"):
             assert result.endswith("분리 사격: 고블린")
+    assert seen == 2
 
 
 # --- running while staying engaged (issue 25 item 1) ----------------------------------------

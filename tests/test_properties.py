@@ -105,6 +105,7 @@ BASE: dict[str, tuple[tuple, dict]] = {
     "bfrpg.squares_reachable": ((30,), {"diagonal": False}),
     "bfrpg.movement_table": ((), {}), "bfrpg.table_disagreements": ((), {}),
     "bfrpg.source_disagreements": ((), {}), "bfrpg.half_move": ((30,), {}),
+    "bfrpg.melee_step_cost": ((10,), {}),
     "bfrpg.can_attack_after": (("walk",), {}), "bfrpg.move_options": ((TERRAIN, (0, 0), 30), {}),
     "bfrpg.can_attack_square": (((1, 1), "N", (2, 1)), {}),
     "bfrpg.rear_attack_bonus": (((1, 1), "E", (0, 2)), {}),

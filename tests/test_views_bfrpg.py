@@ -57,7 +57,8 @@ def test_rate_and_range_entries_equal_the_library():
             rate = bf.movement_rate(armor, load)
             h = table[f"{armor}|{load}"]["h"]
             assert f"이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸" in h
-            assert f"{bf.running_rate(rate)}피트" in h and f"{bf.half_move(rate)}피트" in h
+            assert f"{bf.running_rate(rate)}피트" in h
+            assert f"가로/세로 {bf.squares_reachable(bf.half_move(rate))}칸까지 갑니다" in h
             # the drawn area: one coloured square per square walked to (attack) and run to
             size = bf.squares_reachable(bf.running_rate(rate)) + 1
             opts = bf.move_options(Terrain(size, size), (0, size - 1), rate)
@@ -219,8 +220,9 @@ def test_explorer_status_lines_come_from_the_library():
         line = data["status"][str(r)]
         assert f"걷기 {r}피트까지" in line
         assert f"달리기 {bf.running_rate(r)}피트까지" in line
-        # melee moves in the squares' unit (steps counted double) beside the feet walked
-        assert f"그렇게 세어 {r}피트(실제로 걷는 거리 {bf.half_move(r)}피트)까지" in line
+        # issue 29: one unit, the cost taken from the rate (a step that stays engaged counts double)
+        assert f"근접 이동(•)도 {r}피트까지" in line and "걷는 거리" not in line
+        assert f"한 칸 {2 * bf.SQUARE_FEET}피트" in line
         assert f"전투 철수(◂)는 {bf.half_move(r)}피트까지" in line
     assert data["optionsKo"] == labels.BF_MOVE_OPTIONS
     # the grid markup the page builds starts with the same container as Python's

@@ -257,6 +257,16 @@ def half_move(rate: object) -> int:
     return check_rate(rate) // 2
 
 
+def melee_step_cost(feet: object = SQUARE_FEET) -> int:
+    """What ``feet`` walked while staying engaged cost of the movement rate: double (melee
+    example 2 counts half speed as 10 ft a square), so a move of the whole rate goes half as far.
+
+    >>> melee_step_cost(), melee_step_cost(10)
+    (10, 20)
+    """
+    return 2 * check_rate(feet)
+
+
 #: Movement options for one destination square (their Korean words are the views':
 #: ``widgets.views.labels.BF_MOVE_OPTIONS``).
 MOVE_OPTIONS: tuple[str, ...] = ("start", "walk", "run", "melee_move", "withdraw", "flee_walk",
@@ -680,7 +690,7 @@ __all__ = [
     "HARD_COVER_FACTOR", "MOVEMENT_TABLE", "MOVE_OPTIONS", "FLIGHT_OPTIONS", "MovementRow",
     "SCENES", "BFRPG_MISSILE_RANGES", "Disagreement", "MoveOptions", "MissileCheck", "Mark",
     "Scene", "Token", "movement_rate", "running_rate", "path_cost", "steps_cost", "squares_reachable",
-    "movement_table", "table_disagreements", "source_disagreements", "half_move",
+    "movement_table", "table_disagreements", "source_disagreements", "half_move", "melee_step_cost",
     "can_attack_after", "move_options", "can_attack_square", "rear_attack_bonus",
     "simultaneous_move_order", "missile_sight", "missile_check", "attack_roll_hits", "attack_roll_odds",
     "ATTACK_DIE",

@@ -526,16 +526,17 @@ def cell_class(code: str, option: str) -> str:
 
 def status_html(rate: int) -> str:
     """The explorer's status line for a movement rate (walk, run and half move from the library),
-    in the unit of the squares' numbers: feet counted with melee steps double.
+    in the one unit the chapter uses: the cost taken from the movement rate, a step that stays
+    engaged counted double.
 
     >>> status_html(20)[:40]
     '<p>이동 속도 20피트: 걷기 20피트까지, 달리기 40피트까지. 칸의'
     """
     half = bf.half_move(rate)
     return (f"<p>이동 속도 {rate}피트: 걷기 {rate}피트까지, 달리기 {bf.running_rate(rate)}피트까지. "
-            f"칸의 숫자는 근접전을 유지하는 걸음을 두 배로 센 이동 비용이라, 근접 이동"
-            f"({OPTION_MARKS['melee_move']})은 그렇게 세어 {rate}피트(실제로 걷는 거리 {half}피트)까지입니다. "
-            f"전투 철수({OPTION_MARKS['withdraw']})는 {half}피트까지.</p>")
+            f"칸의 숫자는 이동 속도에서 빠지는 비용이고, 근접전을 유지하는 걸음은 두 배(가로·세로 한 칸 "
+            f"{bf.melee_step_cost()}피트)로 셉니다. 그래서 근접 이동({OPTION_MARKS['melee_move']})도 {rate}피트까지, "
+            f"전투 철수({OPTION_MARKS['withdraw']})는 {half}피트까지입니다.</p>")
 
 
 #: What the explorer calls each layout code in its messages and cursor descriptions.
@@ -735,23 +736,35 @@ def _scene_rows(key: str) -> list[tuple[str, str, str]]:
     for m in s.marks:
         rows.append((fmt.korean_only(f"{s.title}: {m.label} {m.square}"),
                      f"이동 속도 {s.rate}피트" + (f", 원문이 이 칸에 적은 값 {m.feet}피트" if m.feet is not None and m.exact
-                                             else f", 원문의 한도 {m.feet}피트" if m.feet is not None else ""),
+                                             else f", 원문의 {source_limit_text(m)}" if m.feet is not None else ""),
                      f"{labels.BF_MOVE_OPTIONS[opts.option(m.square)]}, " + move_feet_text(opts, m.square)
                      + shooters_text(s, opts.parting_shots(m.square))))
     return rows
 
 
 def move_feet_text(opts: bf.MoveOptions, square: Square) -> str:
-    """The feet of a move in the source's unit: a melee move (or a run that starts engaged and
-    stays so) as the feet walked, with the doubled count beside it (the source's limits are in
-    feet walked)."""
+    """The feet a move to ``square`` costs, in the chapter's one unit (taken from the movement
+    rate; a step that stays engaged counts double), as the grid shows it.
+
+    >>> move_feet_text(bf.scene_options("tannen_melee"), (5, 2))
+    '20피트'
+    """
     feet = opts.feet(square)
-    if feet is None:
-        return "비용 없음"
-    option = opts.option(square)
-    if option == "melee_move" or (option == "run" and opts.engaged_start):
-        return f"{opts.walked(square)}피트 (두 배로 세면 {feet}피트)"
-    return f"{feet}피트"
+    return "비용 없음" if feet is None else f"{feet}피트"
+
+
+def source_limit_text(m: bf.Mark) -> str:
+    """The limit the source quotes for a colour of squares, in the chapter's unit: a move that
+    stays engaged is quoted as feet walked (half the rate), so its cost (double) is put beside it.
+
+    >>> source_limit_text(bf.SCENES["tannen_melee"].marks[0])
+    '한도: 걸어서 10피트(이동 속도의 절반), 비용으로 20피트'
+    >>> source_limit_text(bf.SCENES["tannen_melee"].marks[2])
+    '한도 10피트'
+    """
+    if m.expect == "melee_move":
+        return f"한도: 걸어서 {m.feet}피트(이동 속도의 절반), 비용으로 {bf.melee_step_cost(m.feet)}피트"
+    return f"한도 {m.feet}피트"
 
 
 def engaged_runs(opts: bf.MoveOptions) -> list[Square]:
@@ -851,7 +864,8 @@ def movement_rate_widget(uid: str = "bf-rate") -> LiveWidget:
         text = (f"<p>이동 속도 <b>{rate}피트</b>: 가로/세로 {bf.squares_reachable(rate)}칸, 대각선 "
                 f"{bf.squares_reachable(rate, True)}칸까지 걸은 뒤 공격할 수 있습니다. 달리면 <b>{run}피트</b>"
                 f"(가로/세로 {bf.squares_reachable(run)}칸, 대각선 {bf.squares_reachable(run, True)}칸)까지 "
-                f"가지만 그 라운드에는 공격하지 못합니다. 근접전 중에는 절반인 {bf.half_move(rate)}피트.</p>"
+                f"가지만 그 라운드에는 공격하지 못합니다. 근접전을 유지하며 걸으면 한 칸에 "
+                f"{bf.melee_step_cost()}피트가 들어 가로/세로 {bf.squares_reachable(bf.half_move(rate))}칸까지 갑니다.</p>"
                 + note + _area_grid(size, cells) + legend_html_for(("start", "walk", "run")))
         return Shown(text)
     return LiveWidget(uid, [select("armor", "갑옷", _ARMOR_KO, "leather"),
@@ -1042,7 +1056,7 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
             return "" if opts.feet(m.square) is None else move_feet_text(opts, m.square)
         rows = [[f"{fmt.korean_only(m.label)} {m.square}",
                  labels.BF_MOVE_OPTIONS[opts.option(m.square)] + shooters_text(s, opts.parting_shots(m.square)),
-                 cost(m), "" if m.feet is None else ("" if m.exact else "한도 ") + str(m.feet) + "피트"]
+                 cost(m), "" if m.feet is None else f"{m.feet}피트" if m.exact else source_limit_text(m)]
                 for m in s.marks]
         runs = engaged_runs(opts)
         run_note = ""
@@ -1051,10 +1065,10 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
             run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
                         f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
                         "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
-        return Shown(status_html(r) + "<p>격자의 숫자는 이동 비용(피트, 근접전을 유지하는 걸음은 두 배로 셈)입니다. "
-                     "아래 표에는 실제로 걷는 거리(피트)를 적고, 두 배로 센 값을 곁에 두었습니다.</p>"
+        return Shown(status_html(r) + "<p>격자의 숫자와 표의 비용은 모두 이동 속도에서 빠지는 피트입니다. "
+                     "원문이 걷는 거리로 적은 한도만 비용으로 바꿔 곁에 두었습니다.</p>"
                      + grid_table_html(res) + run_note
-                     + Table(["칸", "이동 방식", "실제로 걷는 거리 (피트)", "원문 (걷는 피트)"], rows,
+                     + Table(["칸", "이동 방식", "이동 비용 (피트)", "원문"], rows,
                              row_heads=False).html())
     return LiveWidget(uid, [select("key", "예제", keys, "tannen_melee"),
                             select("rate", "이동 속도", {0: "예제 값", 10: "10피트", 20: "20피트",
