@@ -130,6 +130,9 @@ def tc_dice_sources() -> RefTable:
     """
     rows = [[what, roll, f"{fmt.signed(dice)} DICE", basis]
             for what, roll, dice, basis in tc.DICE_SOURCES.values()]
+    rows += [["능력치의 원거리 ±DICE", "그 미니어처의 원거리 공격", "능력치에 적힌 값", "보충"],
+             ["능력치의 근접 ±DICE", "그 미니어처의 근접 공격", "능력치에 적힌 값", "보충"],
+             ["무기 카드의 명중·부상 DICE 보정", "그 무기의 공격과 부상 굴림", "무기 카드에 적힌 값", "보충"]]
     rows.append([f"유혈낭자: 유혈 표식 {tc.BLOODBATH_COST['normal']}개(중상이면 "
                  f"{tc.BLOODBATH_COST['down']}개)를 한꺼번에 씀", "그 미니어처가 받는 부상 굴림",
                  "남기는 주사위 +1", "원문"])
