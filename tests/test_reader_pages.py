@@ -152,7 +152,7 @@ def test_tc_dice_sources_match_what_the_library_applies():
 
 def test_bf_to_hit_and_ranges_are_the_library():
     cells = {r[0]: r[1] for r in q.bf_to_hit().rows}
-    assert cells["뒤쪽 칸에서 근접 공격"] == fmt.signed(bf.REAR_ATTACK_BONUS)
+    assert cells["뒤에서 공격하기 (상대의 뒤쪽 칸에서)"] == fmt.signed(bf.REAR_ATTACK_BONUS)
     assert cells["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)"] == fmt.signed(bf.PARTING_SHOT_BONUS)
     assert cells["5피트 안에서 근접전 중인 상대에게 미사일"] == fmt.signed(bf.INTO_MELEE_PENALTY)
     longbow = BFRPG_MISSILE_RANGES["장궁 (longbow)"]
@@ -262,7 +262,7 @@ def test_the_plus_twos_the_source_states_are_not_labelled_supplementary():
         line = next(ln for ln in text.splitlines() if phrase in ln or "+2" in ln and phrase[:6] in ln)
         assert "보충 규칙" not in line and "원문이" in line, line
     rows = {r[0]: r[2] for r in q.bf_to_hit().rows}
-    assert rows["뒤쪽 칸에서 근접 공격"].startswith("원문")
+    assert rows["뒤에서 공격하기 (상대의 뒤쪽 칸에서)"].startswith("원문")
     assert rows["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)"].startswith("원문")
     assert "보충 규칙" not in glossary_entries()["뒤에서 공격하기"]
 

@@ -174,7 +174,7 @@ def bf_to_hit() -> RefTable:
     """
     bands = bfrpg_missile_bands(next(iter(BFRPG_MISSILE_RANGES))).table()
     (least_pct, least), (most_pct, most) = bf.COVER_PENALTY_RANGE
-    rows = [["뒤쪽 칸에서 근접 공격", fmt.signed(bf.REAR_ATTACK_BONUS), "원문 (핵심 규칙 「조우」를 따름)"],
+    rows = [["뒤에서 공격하기 (상대의 뒤쪽 칸에서)", fmt.signed(bf.REAR_ATTACK_BONUS), "원문 (핵심 규칙 「조우」를 따름)"],
             ["도주하는 상대에게 분리 사격 (떠난 상대마다 한 번)", fmt.signed(bf.PARTING_SHOT_BONUS),
              "원문 (핵심 규칙의 방어 이동을 따름)"]]
     rows += [[f"미사일: {b['label']}", fmt.signed(b["modifier"]), "보충 규칙 (사거리)"] for b in bands]
