@@ -246,7 +246,7 @@ def pf_degrees(needs: tuple[int, ...] = tuple(range(1, 22, 2))) -> RefTable:
     for need in needs:
         odds = pf2e.degree_odds(0, need)
         rows.append([str(need)] + [fmt.percent(odds[k]) for k in pf2e.DEGREES])
-    return RefTable("성공 단계 확률: 필요한 d20 눈 = DC(AC) − 수정치", ["필요한 눈"]
+    return RefTable("성공 단계 확률: 필요한 d20 눈 = DC(AC) − 1D20에 더하는 값", ["필요한 눈"]
                     + [pf2e.DEGREE_LABELS_KO[k] for k in pf2e.DEGREES], rows, pf2e.DEGREE_RULE)
 
 
@@ -292,13 +292,13 @@ def pf_modifiers() -> RefTable:
     """Bonus types, how they stack, and the off-guard penalty.
 
     >>> pf_modifiers().rows[-1][1]
-    '−2'
+    '−2 상황 페널티'
     """
     rows = [["상황 보너스·페널티", "전장의 형세, 아군의 도움, 무리한 전술"],
             ["상태 보너스·페널티", "주문이나 마법 효과"],
             ["물품 보너스·페널티", "마법 무기·갑옷, 불량품"],
             ["종류 미지정 페널티", "다중 공격 페널티, 사거리 페널티 (모두 더함)"],
-            ["무방비 (AC, 보충 규칙)", fmt.signed(pf2e.OFF_GUARD_PENALTY)]]
+            ["무방비 (AC, 보충 규칙)", f"{fmt.signed(pf2e.OFF_GUARD_PENALTY)} 상황 페널티"]]
     return RefTable("보너스와 페널티", ["종류", "출처 또는 값"], rows, pf2e.STACKING_RULE)
 
 
