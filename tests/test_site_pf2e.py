@@ -102,4 +102,4 @@ def test_reach_widget_on_the_page(offline_page):
     page.locator('[data-live="pf-reach"] select').nth(0).select_option(label="근접 무기 (간격 5ft)")
     offline_page.set_value("pf-reach-distance", 25)
     plan = pf2e.approach_options(25, 5, 10)
-    assert f"{sum(1 for *_, h in plan['stride'] if h)}번" in offline_page.visible_text("pf-reach")
+    assert f"{sum(1 for *_, h in plan['stride'] if h)}개" in offline_page.visible_text("pf-reach")

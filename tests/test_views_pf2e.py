@@ -140,7 +140,7 @@ def test_reach_widget_shows_step_and_the_reactions_of_a_stride():
             plan = pf2e.approach_options(distance, 5, enemy)
             if plan["gap"]:
                 hot = sum(1 for *_, h in plan["stride"] if h)
-                assert f"<b>{hot}번</b>" in entry
+                assert f"<b>{hot}개</b>" in entry
                 assert ("한 걸음으로 충분합니다" in entry) == plan["step"]
                 assert len(table_rows(entry)) == 1 + len(plan["stride"])
 

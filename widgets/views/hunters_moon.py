@@ -251,7 +251,7 @@ def defence_widget(uid: str = "hm-defence") -> LiveWidget:
         lands = hm.failure_chance(odds)
         text = (fmt.total_first(f"방어판정 {SUCCESS_TOTAL}", hm.success_chance(odds))
                 + f"<p>방어에 실패하면 데미지 <b>{dist_text(damage)}</b> (위력 {power} + 파멸의 색 "
-                f"{doom}×2, 패러그래프 보너스 없음). 맞을 확률 {fmt.prob(lands)}, 기대 데미지 "
+                f"{doom} × 2, 자리 번호는 더하지 않음). 맞을 확률 {fmt.prob(lands)}, 기대 데미지 "
                 f"{_mean_text(lands * damage.mean())}</p>"
                 + fmt.odds_table(_outcome_rows(odds), "방어판정"))
         return Shown(text, _outcome_bars(odds))

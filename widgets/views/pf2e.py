@@ -153,7 +153,7 @@ def attack_widget(uid: str = "pf-attack") -> LiveWidget:
               number("dexterity", "민첩 수정치", 0, 4, 2),
               select("rank", "숙련 등급", RANK_CHOICES, "trained"),
               select("level", "레벨", LEVEL_CHOICES, 1)],
-        compute, title="내 명중 보너스는 얼마인가 (능력 수정치 + 숙련)", plot=False)
+        compute, title="내 기본 명중 보너스는 얼마인가 (능력 수정치 + 숙련)", plot=False)
 
 
 # --- 2. typed bonuses and penalties -------------------------------------------------------
@@ -186,7 +186,8 @@ def bonus_widget(uid: str = "pf-bonus") -> LiveWidget:
             given = ", ".join(fmt.signed(v) for _, v in ms) or "없음"
             plus = pf2e.stack_modifiers([m for m in ms if m[1] > 0])
             minus = pf2e.stack_modifiers([m for m in ms if m[1] < 0])
-            rows.append([_TYPE_KO[kind], given, number_cell(fmt.signed(plus)),
+            rows.append([_TYPE_KO[kind], given,   # untyped: penalties only (STACKING_RULE)
+                         "—" if kind == "untyped" else number_cell(fmt.signed(plus)),
                          number_cell(fmt.signed(minus))])
         total = pf2e.stack_modifiers([m for ms in mods.values() for m in ms])
         return Shown(
@@ -351,7 +352,7 @@ def strike_reach_widget(uid: str = "pf-reach") -> LiveWidget:
                 f"<p>한 걸음은 5ft뿐이라 {plan['gap']}ft를 다가가기에 모자랍니다.</p>")
         text = (f"<p>대상까지 {distance}ft, 내 간격 {reach}ft: 타격하려면 {plan['gap']}ft 다가가야 합니다.</p>"
                 + step + "<p><b>보행</b>으로 다가가면 5ft 걸음마다 반응 행동의 계기를 따집니다. "
-                f"그 가운데 상대 간격 안의 칸을 떠나 기회 공격을 부를 수 있는 걸음은 <b>{hot}번</b>입니다. "
+                f"그 가운데 상대 간격 안의 칸을 떠나 기회 공격을 부를 수 있는 걸음은 모두 <b>{hot}개</b>입니다. "
                 "칸을 떠날 때라는 조건은 원문에 없어 플레이어 코어의 기회 공격에서 가져왔습니다 (보충 규칙).</p>"
                 + Table(["5ft 이동", f"상대(간격 {enemy_reach}ft)"], rows).html())
         return Shown(text)

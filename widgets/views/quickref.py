@@ -249,7 +249,7 @@ def pf_degrees(needs: tuple[int, ...] = tuple(range(1, 22, 2))) -> RefTable:
     for need in needs:
         odds = pf2e.degree_odds(0, need)
         rows.append([str(need)] + [fmt.percent(odds[k]) for k in pf2e.DEGREES])
-    return RefTable("성공 단계 확률: 필요한 d20 눈 = DC(AC) − 수정치", ["필요한 눈"]
+    return RefTable("성공 단계 확률: 필요한 d20 눈 = DC(AC) − 1D20에 더하는 값", ["필요한 눈"]
                     + [pf2e.DEGREE_LABELS_KO[k] for k in pf2e.DEGREES], rows, pf2e.DEGREE_RULE)
 
 
@@ -295,13 +295,13 @@ def pf_modifiers() -> RefTable:
     """Bonus types, how they stack, and the off-guard penalty.
 
     >>> pf_modifiers().rows[-1][1]
-    '−2'
+    '−2 상황 페널티'
     """
     rows = [["상황 보너스·페널티", "전장의 형세, 아군의 도움, 무리한 전술"],
             ["상태 보너스·페널티", "주문이나 마법 효과"],
             ["물품 보너스·페널티", "마법 무기·갑옷, 불량품"],
             ["종류 미지정 페널티", "다중 공격 페널티, 사거리 페널티 (모두 더함)"],
-            ["무방비 (AC, 보충 규칙)", fmt.signed(pf2e.OFF_GUARD_PENALTY)]]
+            ["무방비 (AC, 보충 규칙)", f"{fmt.signed(pf2e.OFF_GUARD_PENALTY)} 상황 페널티"]]
     return RefTable("보너스와 페널티", ["종류", "출처 또는 값"], rows, pf2e.STACKING_RULE)
 
 
@@ -361,8 +361,8 @@ def hm_damage() -> RefTable:
     """
     rows = [["PC의 공격", "무기 위력 + 자기 패러그래프 번호",
              "파멸의 색: + 각성단계, 크리티컬 히트: + 달성치"],
-            ["위협의 공격 (자동 명중, 방어판정으로 막음)", "위력", "패러그래프 보너스 없음, 파멸의 색: + 각성단계 × 2"],
-            ["추격 라운드", f"모든 데미지 + 1D{hm.PURSUIT_DAMAGE_DIE}", ""],
+            ["위협의 공격 (자동 명중, 방어판정으로 막음)", "위력 + 파멸의 색 × 2", "자리 번호는 더하지 않음, 파멸의 색 = 각성단계"],
+            ["추격 라운드", f"모든 데미지 + 1D{hm.PURSUIT_DAMAGE_DIE}", "위협이 PC에게 주는 데미지도"],
             ["정찰판정 펌블의 반격", f"1D{hm.RECON_COUNTERATTACK_DIE} + 괴물 레벨", "전투 중인 PC 모두"],
             ["위협 격파", "데미지 ≥ 【내구도】", "본체 【생명력】 − 그 위협의 【내구도】"],
             ["비행 중인 목표", f"대공이 없는 공격의 데미지 −{hm.FLYING_DAMAGE_REDUCTION}",
@@ -440,6 +440,6 @@ def hm_hunt_odds(lives: tuple[int, ...] = (10, 20, 30), defence: int = 9) -> Ref
         pcs = [(2, 3, p) for p in range(1, count + 1)]
         rows.append([f"PC {count}명"] + [fmt.percent(hm.hunt(pcs, defence, life).chance("win")) for life in lives])
     return RefTable(f"난전 두 라운드에 본체를 쓰러뜨릴 확률: PC 수 × 【생명력】 (【방어치】 {defence}, "
-                    "PC마다 【무용】 2, 무기 위력 3, 자리 1부터)",
+                    "PC마다 【무용】 2, 무기 위력 3, 자리는 PC 1이 1, PC 2가 2, …)",
                     ["PC \\ 생명력"] + [f"【생명력】 {life}" for life in lives], rows,
                     "가정: 위협은 빼고, 추격하지 않음. 판정 모델도 가정입니다. 각 칸은 정확한 값을 반올림한 백분율이고, 라운드마다의 값은 이 장의 계산기에 있습니다.")

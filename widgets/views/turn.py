@@ -718,7 +718,9 @@ def hm_turn(dice: Dice) -> Turn:
             d = hm.destroy_odds(pc["might"], th["defence"], pc["power"], plot, th["durability"])
             attack.text = (f"「{th['name']}」이 미행동이라 목표로 고릅니다. 2D6 + 【무용】 {pc['might']} ≥ 【방어치】 "
                            f"{th['defence']}. 데미지가 【내구도】 {th['durability']} 이상이면 격파하고, 본체 【생명력】이 "
-                           f"{d.body_loss} 줄어듭니다.")
+                           f"{d.body_loss} 줄어듭니다."
+                           + (f" 보통 명중의 {josa(f'데미지 {plain}', '은/는')} 그에 못 미쳐, 스페셜로 달성치를 더해야 격파합니다."
+                              " 못 미친 데미지는 위협에 남지 않습니다(가정)." if plain < th["durability"] else ""))
             attack.odds = [("명중", d.hit), ("격파", d.destroy)]
             broke = landed and dealt >= th["durability"]
             if broke:
@@ -791,9 +793,11 @@ def hm_turn(dice: Dice) -> Turn:
                 dist = hm.pc_damage(pc["power"], plot, pursuit=True, critical_achievement=(
                     sum(faces) + pc["might"] if h == "special" else None))
                 dealt = dice.draw(8, dist)
+                fixed = hm.pc_damage(pc["power"], plot, critical_achievement=(
+                    sum(faces) + pc["might"] if h == "special" else None)).min   # the same hit without the 1D6
                 before, life = life, max(0, life - dealt)
-                text += (f" 데미지 합계 {dealt}(무기 위력 + 자리 번호 + 1D6"
-                         + (" + 달성치" if h == "special" else "") + f"), 본체 【생명력】 {before} − {dealt}"
+                text += (f" 데미지 합계 {dealt} = 무기 위력 + 자리 번호" + (" + 달성치" if h == "special" else "")
+                         + f" {fixed} + 1D6의 눈 {dealt - fixed}. 본체 【생명력】 {before} − {dealt}"
                          + (f" = {life}." if before >= dealt else ", 0 아래로는 내려가지 않아 0."))
             hunt.result = text
     steps += [chase, hunt]
