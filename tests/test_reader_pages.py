@@ -708,8 +708,8 @@ def test_the_other_readings_are_labelled_where_they_stand():
     assert "가정" in labels_of["threat_flying"] and "모든 무기가 대공" not in labels_of["threat_flying"]
     labels_of = {c.name: c.label for c in hv.status_attack_widget().controls}
     assert "가정" in labels_of["threat_flying"]
-    # issue 29: the tension stands in the footnote of the chapter's 「판정 굴리기」
-    tension = paragraph_with(markdown_of(BOOK / "underface.ipynb"), "펌블을 실패로 치는 이 기본값과 부딪치지")
+    # issue 29: the tension stands in the body of the chapter's 「판정 굴리기」, not in a footnote
+    tension = paragraph_with(markdown_of(BOOK / "underface.ipynb"), "**펌블과 목표치 96 이상.**")
     assert "96" in tension and "승패" in tension and "원문 4.3" in tension and "펌블 없음" in tension
 
 

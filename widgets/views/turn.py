@@ -588,7 +588,9 @@ def uf_turn(dice: Dice) -> Turn:
         damage_step.odds = [(labels.HP_STATES[k], p) for k, p in states.items()]
         damage_step.slot = 2
         lost = uf.damage_after_armor(total, UF_ARMOR)
-        damage_step.result = (f"피해 {total} − {armour} = {lost}, 가람의 HP는 {fmt_number(hp)}입니다. "
+        weapon_max = uf.damage_distribution(UF_WEAPON, special=True).max     # DB 0: the weapon alone
+        parts = f"(최대 피해 {weapon_max} + {UF_DB[1:]} 눈 {total - weapon_max})" if special else "(무기 + DB)"
+        damage_step.result = (f"피해 합계 {total}{parts} − {armour} = {lost}, 가람의 HP는 {fmt_number(hp)}입니다. "
                               + ("가람은 서 있습니다." if hp > 0 else
                                  "가람은 기절합니다." if hp > threshold else
                                  f"가람은 기절했고 HP가 사망 임계 {signed(threshold)} 이하입니다."))

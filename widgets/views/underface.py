@@ -532,7 +532,7 @@ ALL_WIDGETS = [turn_order_widget, movement_widget, settings_widget, hit_widget, 
 
 
 def outcome_legend() -> HtmlTable:
-    """The five results of the hit check: short name in the widget, full meaning (library)."""
-    return HtmlTable(["위젯의 이름", "뜻"], [[HIT_SHORT[k], label]
+    """The five results of the hit check: short name (widgets, tables), full meaning (library)."""
+    return HtmlTable(["줄임말", "뜻"], [[HIT_SHORT[k], label]
                                           for k, label in uf.OUTCOME_LABELS.items()],
                      "명중 판정의 다섯 가지 결과")
