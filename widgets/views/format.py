@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..errors import particle
 # The exact-number texts live with the one table helper, which draws them (it may not import this
 # module: that was an import circle); they are this module's too.
-from .table import exact_fold, exact_html, fraction, percent, prob, prob_html, readable, rounded_percent  # noqa: F401  (fmt.prob …)
+from .table import INLINE_FRACTION_CHARS, exact_fold, exact_html, fraction, percent, prob, prob_html, readable, rounded_percent  # noqa: F401  (fmt.prob …)
 from ..dice import or_better
 
 
@@ -111,11 +111,15 @@ def error(message: str) -> str:
     return f'<p class="widget-error" role="alert">⚠ {html.escape(message)}</p>'
 
 
-def approx(x: Fraction, digits: int = 2) -> str:
+def approx(x: Fraction, digits: int = 2, markup: bool = False) -> str:
     """An exact value a reader can picture: ``229/81 (≈ 2.83)``; whole numbers stay ``3``.
+    ``markup``: as html, a long fraction after its decimal, behind 「정확한 값 보기」
+    (:func:`~widgets.views.table.exact_html`).
 
     >>> approx(Fraction(229, 81)), approx(Fraction(7, 2)), approx(Fraction(6))
     ('229/81 (≈ 2.83)', '7/2 (= 3.5)', '6')
+    >>> approx(Fraction(871493, 279936), markup=True)[:36]
+    '≈ 3.11 <details class="ex"><summary>'
     """
     x = Fraction(x)
     if x.denominator == 1:
@@ -124,6 +128,8 @@ def approx(x: Fraction, digits: int = 2) -> str:
     if scaled.denominator == 1:  # a short exact decimal: say it is exact
         text = f"{float(x):.{digits}f}".rstrip("0").rstrip(".")
         return f"{fraction(x)} (= {text})"
+    if markup and len(fraction(x)) > INLINE_FRACTION_CHARS:
+        return f"≈ {float(x):.{digits}f} {exact_html(x)}"
     return f"{fraction(x)} (≈ {float(x):.{digits}f})"
 
 

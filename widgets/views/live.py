@@ -293,7 +293,7 @@ class Bars:
         mean = Fraction(sum(v * w for v, w in weights.items()), total)
         note = (f'<p class="live-binned">결과가 {len(weights)}가지라 막대 하나에 {step}개 값씩 묶어 '
                 f"보여 줍니다 (양 끝 막대는 나머지 전부). 가장 작은 값 {low}, 가장 큰 값 {high}, "
-                f"평균 {fmt.approx(mean)}; 결과의 가운데 90%는 "
+                f"평균 {fmt.approx(mean, markup=True)}; 결과의 가운데 90%는 "
                 f"{_quantile(weights, total, Fraction(1, 20))}~"
                 f"{_quantile(weights, total, Fraction(19, 20))}입니다.</p>")
         return cls(tuple(xs[i] for i in keep), tuple(Fraction(sums[i], total) for i in keep),

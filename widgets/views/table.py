@@ -309,6 +309,22 @@ def prob_cell(p: Fraction, strong: bool = False) -> Cell:
     return Cell(text, markup=markup, strong=strong, number=True)
 
 
+def _folded(cell: Cell) -> Cell:
+    """A cell written as an exact value with its reading (``5/12 (41.67%)``, ``7/2 (≈ 3.5)``)
+    whose fraction is long: its reading first, the fraction behind 「정확한 값 보기」.
+
+    >>> _folded(Cell("1288991/1679616 (76.74%)")).markup[:14]
+    '76.74% <detail'
+    >>> _folded(Cell("5/12 (41.67%)")).markup is None
+    True
+    """
+    found = _PROB.fullmatch(cell.text) if cell.markup is None else None
+    if not found or len(found.group(1)) <= INLINE_FRACTION_CHARS:
+        return cell
+    return replace(cell, markup=f"{html_lib.escape(found.group(2))} {exact_html(Fraction(found.group(1)))}",
+                   number=True)
+
+
 def number_cell(text: object, strong: bool = False) -> Cell:
     """A number or a short value (``−2``, ``20피트``, ``1D6+1``) kept on one line.
 
@@ -418,7 +434,7 @@ class Table:
     def _row_cells(self, row: Sequence[CellLike]) -> list[Cell]:
         cells = []
         for i, value in enumerate(row):
-            cell = _cell(value)
+            cell = _folded(_cell(value))
             if not isinstance(value, Cell):
                 bold, short = i in self.strong_columns, len(cell.text) <= self.short
                 exact = not (cell.number or short) and bool(_PROB.fullmatch(cell.text))
