@@ -221,17 +221,17 @@ def readable(p: Fraction, markup: bool = False) -> str:
     >>> readable(Fraction(1381, 7776))
     '약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)'
     >>> readable(Fraction(3, 5)), readable(Fraction(1)), readable(Fraction(1, 10**6))
-    ('60% · 3/5 (60.00%)', '100% · 1', '0.01% 미만 · 1/1000000')
+    ('60% · 3/5 (60.00%)', '100% · 1 (100%)', '0.01% 미만 · 1/1000000')
     >>> readable(Fraction(1, 3 ** 30), markup=True).startswith('0.01% 미만 · <details')
     True
     """
     p = Fraction(p)
     first = rounded_percent(p)
+    once = p not in (0, 1) and percent(p) == first       # 「0.01% 미만」: the percent once
     if markup:
-        exact = exact_html(p) if percent(p) == first else prob_html(p)     # the percent once
-        words = [html_lib.escape(first), html_lib.escape(one_in(p)), exact]
+        words = [html_lib.escape(first), html_lib.escape(one_in(p)), exact_html(p) if once else prob_html(p)]
     else:
-        words = [first, one_in(p), fraction(p) if percent(p) == first else prob(p)]
+        words = [first, one_in(p), fraction(p) if once else prob(p)]
     return " · ".join(w for w in words if w)
 
 
