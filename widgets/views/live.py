@@ -33,6 +33,7 @@ from typing import Callable, Sequence
 from ..errors import RuleInputError
 from ..limits import MAX_NUMBER_TEXT
 from . import format as fmt
+from .table import EXACT_LABEL
 
 #: Refuse full option grids larger than this (tests walk every combination).
 MAX_STATIC_ENTRIES = 5000
@@ -621,7 +622,10 @@ class LiveWidget:
     def text(self) -> str:
         """Plain-text view of the default setting (the notebook's text/plain)."""
         shown = self.shown(**self.defaults())
-        text = re.sub(r"<(br|/tr|/p|/caption|/li|/h\d)>", "\n", shown.html)
+        # a folded exact value reads in brackets: 「31.67% (정확한 값 1340023323233/4231664861184)」
+        text = re.sub(r'<details class="ex"><summary>.*?</summary>(.*?)</details>',
+                      lambda m: f"({EXACT_LABEL} {m.group(1)})", shown.html, flags=re.S)
+        text = re.sub(r"<(br|/tr|/p|/caption|/li|/h\d)>", "\n", text)
         text = re.sub(r"</t[hd]>", "  ", text)
         text = html_lib.unescape(re.sub(r"<[^>]+>", "", text))
         return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
