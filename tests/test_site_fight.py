@@ -24,10 +24,11 @@ CASES = [("underface", views.duel_widget, "a_hp", "15"),
          ("hunters_moon", views.hunt_widget, "life", "27")]
 
 
-def seen(p) -> str:
-    """An exact chance as the reader sees it before opening anything: a short fraction with its
-    percent; a long one's percent (its fraction waits behind 「정확한 값 보기」)."""
-    return f"{exact(p)} ({fmt.percent(p)})" if len(exact(p)) <= INLINE_FRACTION_CHARS else fmt.percent(p)
+def seen(p) -> list[str]:
+    """An exact chance as the reader sees it before opening anything: a short fraction and its
+    percent (side by side, or on a phone's card the percent under it); a long one's percent (its
+    fraction waits behind 「정확한 값 보기」)."""
+    return [exact(p), fmt.percent(p)] if len(exact(p)) <= INLINE_FRACTION_CHARS else [fmt.percent(p)]
 
 
 def lead_text(widget, values: dict) -> list[str]:
@@ -36,7 +37,7 @@ def lead_text(widget, values: dict) -> list[str]:
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     p = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    rows = [seen(odds.chance(k, by=step)) for step in views.shown_steps(odds) for k in odds.keys]
+    rows = [t for step in views.shown_steps(odds) for k in odds.keys for t in seen(odds.chance(k, by=step))]
     return [views.rounded_percent(p), *rows]
 
 
