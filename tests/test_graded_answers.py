@@ -26,7 +26,7 @@ GRADED = re.compile(r'<p class="answer-total answer-graded">(.*?)</p>')
 
 def _split(line: str) -> tuple[str, str]:
     """("어려운 성공 이상", "약 47% · …") from a line: the words end where the reading starts."""
-    at = re.search(r" (약 \d|\d+%|1% 미만|99% 넘게)", line)
+    at = re.search(r" (약 \d|\d+%|[\d.]+% 미만|[\d.]+% 넘게)", line)
     return line[:at.start()], line[at.start() + 1:]
 
 
@@ -217,7 +217,7 @@ def test_every_total_table_has_an_exact_column_equal_to_its_bars():
     (Fraction(1381, 7776), "약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)"),
     (Fraction(1, 2), "50% · 1/2 (50.00%)"),
     (Fraction(35, 36), "약 97% · 35/36 (97.22%)"),
-    (Fraction(1, 10**7), "1% 미만 · 1/10000000 (< 0.01%)"),
+    (Fraction(1, 10**7), "0.01% 미만 · 1/10000000"),
     (Fraction(0), "0% · 0 (0%)"),
 ])
 def test_a_chance_reads_as_a_player_says_it_with_the_exact_fraction_beside_it(p, words):

@@ -134,9 +134,11 @@ SPLIT_TAG = re.compile(rf"</(?:strong|em|b|a|code|span)>\s+({_AFTER_MARK})(?=[\s
 
 
 def _article(page: str) -> str:
-    """The page's article (no sidebars, scripts or widget bodies), tags kept."""
+    """The page's article (no sidebars, scripts or widget bodies, no exact values folded behind
+    「정확한 값 보기」: numbers, not sentences), tags kept."""
     body = page.split('<article class="bd-article">', 1)[-1].split("</article>", 1)[0]
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'<details class="ex">.*?</details>', " ", body, flags=re.S)
     return re.sub(r'<div class="live-widget".*?</div>\s*</div>', " ", body, flags=re.S)
 
 

@@ -74,6 +74,16 @@ TABLES_JS = """() => {
   };
   const numberBroken = (c) => {
     const pf = c.querySelector(".pf");
+    const fold = c.querySelector("details.ex > summary");
+    if (!pf && fold) {        // the reading and 「정확한 값 보기」 each on one line (opened, the fold goes
+                              // under the reading and its long fraction may wrap)
+      const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (!n.textContent.trim() || n.parentElement.closest("details.ex > span")) continue;
+        if (lines(n) > 1) return true;
+      }
+      return false;
+    }
     if (!pf) return lines(c) > 1;
     const pct = pf.lastElementChild, frac = pf.firstChild;
     const r = document.createRange();

@@ -10,7 +10,8 @@ import pytest
 
 from conftest import OfflinePage
 from test_site_answers import SCREENS, answered, reader_types
-from test_views_fight import LEAD, library_odds
+from test_views_fight import LEAD, exact, library_odds
+from widgets.views.table import INLINE_FRACTION_CHARS
 from widgets.views import fights as views
 from widgets.views import format as fmt
 
@@ -23,14 +24,22 @@ CASES = [("underface", views.duel_widget, "a_hp", "15"),
          ("hunters_moon", views.hunt_widget, "life", "27")]
 
 
+def seen(p) -> list[str]:
+    """An exact chance as the reader sees it before opening anything: a short fraction and its
+    percent (side by side, or on a phone's card the percent under it); a long one's percent (its
+    fraction waits behind 「정확한 값 보기」)."""
+    return ([exact(p), fmt.percent(p)] if len(exact(p)) <= min(INLINE_FRACTION_CHARS, views.TABLE_FRACTION_CHARS)
+            else [fmt.percent(p)])
+
+
 def lead_text(widget, values: dict) -> list[str]:
     """What the reader must see for these values, from the library: the GM's number (「약 N%」
     and its exact value) and every exact cumulative chance of the table's rows."""
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     p = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    rows = [views.cell_text(odds.chance(k, by=step)) for step in views.shown_steps(odds) for k in odds.keys]
-    return [views.rounded_percent(p), views.exact_text(p), *rows]
+    rows = [t for step in views.shown_steps(odds) for k in odds.keys for t in seen(odds.chance(k, by=step))]
+    return [views.rounded_percent(p), *rows]
 
 
 def answer_text(page, uid: str) -> str:

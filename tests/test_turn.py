@@ -164,6 +164,23 @@ def test_tc_full_width_digits_are_read():
     assert _tc("- / ６ ６").numbers["hit"] == "critical"
 
 
+#: Each walkthrough widget, its slots, its game's word for what it walks through, and words it
+#: must not use: Pathfinder's turn is 턴 there (its 차례 is the turn order).
+SPANS = [(t.tc_turn_widget, t.TC_SLOTS, t.TC_SPAN, ()), (t.pf_turn_widget, t.PF_SLOTS, t.PF_SPAN, ("차례",)),
+         (t.uf_turn_widget, t.UF_SLOTS, t.UF_SPAN, ()), (t.hm_turn_widget, t.HM_SLOTS, t.HM_SPAN, ()),
+         (t.bf_turn_widget, t.BF_SLOTS, t.BF_SPAN, ())]
+
+
+@pytest.mark.parametrize("make, slots, span, foreign", SPANS)
+def test_turn_says_its_own_chapter_word(make, slots, span, foreign):
+    widget = make()
+    shown = widget.compute(dice="", seed=0).html
+    assert f"이 {span}" in shown and "다시 만드는 주사위" in shown, shown[:300]
+    for word in foreign:
+        assert word not in shown, (word, shown[:300])
+    error = widget.answer({"dice": " / ".join(["-"] * (len(slots) + 1)), "seed": "0"})["error"]
+    assert f"이 {span}의 굴림은 {len(slots)}번" in error, error
+
 
 # --- the Pathfinder 2e turn ----------------------------------------------------------------------
 from widgets import pf2e  # noqa: E402

@@ -11,7 +11,7 @@ from widgets.views import format as fmt
 from widgets.views import generic
 from widgets.views import trench_crusade as views
 from widgets.views.live import LiveWidget, Shown, number
-from widget_checks import JupyterView, check_static_table, table_rows
+from widget_checks import JupyterView, check_static_table, shows_exact, table_rows
 
 TC_WIDGETS = [views.success_widget, views.plus_minus_widget, views.dice_pool_widget,
               views.activation_widget, views.risky_widget, views.charge_widget,
@@ -47,10 +47,10 @@ def test_jupyter_view_accepts_values_beyond_the_static_table():
     view = JupyterView(views.success_widget())
     names = [c.name for c in view.widget.controls]
     view.type(names[0], "40")
-    forty = html.escape(fmt.prob(tc.success_odds(40)["critical"]))
-    assert forty in view.out and view.status == ""
+    forty = tc.success_odds(40)["critical"]
+    assert shows_exact(forty, view.out) and view.status == ""
     view.type(names[0], "999")       # refused in Korean on the status line; the answer stays
-    assert "widget-error" in view.status and "±DICE" in view.status and forty in view.out
+    assert "widget-error" in view.status and "±DICE" in view.status and shows_exact(forty, view.out)
     view.type(names[0], "2").type(names[1], "−1")   # the book's own minus sign
     assert fmt.prob(tc.success_odds(2, -1)["success"]) in view.out and view.status == ""
 
@@ -76,7 +76,7 @@ def test_jupyter_view_has_the_sites_controls():
             assert tuple(value for _, value in parts["slider"].options) == c.options
     view.box.rulebook_inputs[view.widget.controls[0].name]["slider"].value = 3
     assert view.box.rulebook_inputs[view.widget.controls[0].name]["box"].value == "3"
-    assert html.escape(fmt.prob(tc.success_odds(3)["critical"])) in view.out
+    assert shows_exact(tc.success_odds(3)["critical"], view.out)
 
 
 def test_mime_bundle_carries_widget_view_html_and_text():
@@ -105,8 +105,8 @@ def test_percent_formatting_rounds_from_the_exact_value():
     from fractions import Fraction
     assert fmt.percent(Fraction(1, 8)) == "12.50%"
     assert fmt.percent(Fraction(2, 3)) == "66.67%"
-    assert fmt.percent(Fraction(1, 10**6)) == "< 0.01%"
-    assert fmt.percent(1 - Fraction(1, 10**6)) == "> 99.99%"
+    assert fmt.percent(Fraction(1, 10**6)) == "0.01% 미만"
+    assert fmt.percent(1 - Fraction(1, 10**6)) == "99.99% 넘게"
     assert fmt.prob(Fraction(5, 12)) == "5/12 (41.67%)"
 
 
@@ -143,7 +143,7 @@ def test_attack_entries_equal_the_library():
                               v["hit_mod"], v["injury_mod"])
         assert entry["t"] == [fmt.prob(odds[k]) for k in tc.ATTACK_RESULTS]
         for p in odds.values():
-            assert html.escape(fmt.prob(p)) in entry["h"]
+            assert shows_exact(p, entry["h"])
 
 
 def test_weapon_modifiers_are_the_injury_roll_and_success_roll_of_the_library():
@@ -191,7 +191,7 @@ def test_jupyter_knob_goes_to_the_nearest_step_and_the_box_keeps_the_value():
     view.type("attack", "65")
     assert slider.value == 60 and view.box.rulebook_inputs["attack"]["box"].value == "65"
     assert "공격 65" in view.out
-    assert html.escape(fmt.prob(uf.opposed_odds(65, 60, defense_penalty="평상복")["attacker_wins"])) in view.out
+    assert shows_exact(uf.opposed_odds(65, 60, defense_penalty="평상복")["attacker_wins"], view.out)
     view.type("attack", "67")
     assert slider.value == 70 and view.box.rulebook_inputs["attack"]["box"].value == "67"
     assert "공격 67" in view.out

@@ -54,6 +54,26 @@ OFF_TABLE = {"uf-duel": {"a_hp": 15, "b_attack": 55},
              "hm-hunt": {"life": 27, "pcs": "3/4/1, 1/3/4"}}
 
 
+def exact(p: Fraction) -> str:
+    """A chance's exact fraction, written out here."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def lead_exact(p: Fraction) -> str:
+    """The exact value the lead line shows: the fraction, or past the length a page's table
+    ships (:data:`~widgets.views.fights.ROW_FRACTION_CHARS`), the exact percent."""
+    return exact(p) if len(exact(p)) <= views.ROW_FRACTION_CHARS else html.escape(fmt.percent(p))
+
+
+def reads_exact(cell: str, p: Fraction) -> bool:
+    """A table cell as the reader reads it (:func:`table_rows`: a long fraction once opened from
+    behind 「정확한 값 보기」): the exact fraction with its percent; past the length a page's
+    table ships, the percent alone."""
+    if len(exact(p)) > views.TABLE_FRACTION_CHARS:
+        return cell == fmt.percent(p)
+    return cell == f"{exact(p)} ({fmt.percent(p)})"
+
+
 def check_answer(widget, values: dict) -> None:
     """The answer at ``values`` leads with the library's number, exact, and its table and bars
     are the library's cumulative chances."""
@@ -64,7 +84,9 @@ def check_answer(widget, values: dict) -> None:
     by = None if by is None else min(by, odds.steps)
     lead = odds.chance(key, by=by)
     first = re.search(r'<p class="answer-total">(.*?)</p>', text).group(1)
-    assert views.rounded_percent(lead) in first and html.escape(views.exact_text(lead)) in first, first
+    assert first.startswith(f"<b>{html.escape(views.rounded_percent(lead))}") or \
+        f": {html.escape(views.rounded_percent(lead))}" in first, first
+    assert lead_exact(lead) in first, first
     rows = table_rows(text)
     layout = {"uf-duel": views.DUEL, "pf-down": views.DOWN, "tc-out": views.OUT,
               "hm-hunt": views.HUNT}[widget.uid]
@@ -73,11 +95,17 @@ def check_answer(widget, values: dict) -> None:
     bars = iter(entry["t"])
     for k, row in enumerate(rows[1:], 1):
         expected = [odds.chance(r, by=k) for r in keys] + [1 - odds.ended(by=k)]
-        assert row[1:] == [views.cell_text(p) for p in expected], (k, row)
+        assert all(reads_exact(cell, p) for cell, p in zip(row[1:], expected)), (k, row)
         assert [next(bars) for _ in expected] == [fmt.prob(p) for p in expected]
         assert sum(expected) == 1
     mean = odds.mean_steps()
     assert f"평균 <b>약 {float(mean):.2f}" in text
+    if odds.rest and not odds.fixed_end:       # it says what the mean leaves out, and how likely
+        last = layout.step_name(odds.steps)
+        assert f"계산한 {last}까지 끝나는 경우만의 평균" in text
+        assert f"끝나지 않을 확률({html.escape(fmt.percent(odds.rest))})은 셈에 넣지 않았습니다" in text
+    else:
+        assert "셈에 넣지 않았습니다" not in text
 
 
 @pytest.mark.parametrize("make", WIDGETS)
@@ -133,7 +161,7 @@ def test_off_guard_is_two_less_ac():
     widget = views.down_widget()
     on = widget.entry(widget.shown(**{**widget.defaults(), "off_guard": True}))["h"]
     plain = pf2e.strikes_to_down(10, 16, 30, "1D8+4")
-    assert html.escape(fmt.prob(plain.chance("down", by=3))) in on
+    assert exact(plain.chance("down", by=3)) in on and fmt.percent(plain.chance("down", by=3)) in on
     assert "무방비: AC 18 − 2 = 16으로 계산" in on
 
 
@@ -177,6 +205,7 @@ def test_worked_fights_take_their_numbers_from_the_library(walk, uid):
             assert (f"{josa(label, '은/는')} 그 {layout.step}에 "
                     f"{views.walk_value(odds.ends[k - 1][key])}") in text
             assert f"여기까지 {views.walk_value(odds.cumulative(key)[k - 1])}" in text
+            assert exact(odds.cumulative(key)[k - 1]) in worked.html()      # exact, on demand
 
 
 @pytest.mark.parametrize("make", WIDGETS)
@@ -189,11 +218,11 @@ def test_jupyter_answers_a_typed_value_as_the_library(make):
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     lead = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    assert html.escape(views.exact_text(lead)) in view.out
+    assert lead_exact(lead) in view.out
     assert view.status == ""
     view.type(next(iter(OFF_TABLE[widget.uid])), "일곱")        # refused: the last good value stays
     assert "숫자만" in view.status or "【무용】" in view.status
-    assert html.escape(views.exact_text(lead)) in view.out
+    assert lead_exact(lead) in view.out
 
 
 def test_uids_and_keys_are_the_issue_s():

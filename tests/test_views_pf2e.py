@@ -10,14 +10,14 @@ from widgets import pf2e
 from widgets.views import format as fmt
 from widgets.views import pf2e as views
 from widgets.views.live import BAND_COLORS
-from widget_checks import JupyterView, check_static_table, table_rows
+from widget_checks import JupyterView, check_static_table, shows_exact, table_rows
 
 WIDGETS = [views.attack_widget, views.bonus_widget, views.ac_widget, views.strike_widget,
            views.range_widget, views.strike_reach_widget, views.spell_widget]
 
 
 def shows(p, text: str) -> bool:
-    return html.escape(fmt.prob(p)) in text
+    return shows_exact(p, text)
 
 
 @pytest.mark.parametrize("make", WIDGETS)

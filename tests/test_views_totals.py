@@ -18,6 +18,7 @@ from widgets import hunters_moon as hm, pf2e, trench_crusade as tc, underface as
 from widgets.views import format as fmt
 from widgets.views import hunters_moon as hm_views, pf2e as pf_views
 from widgets.views import trench_crusade as tc_views, underface as uf_views
+from widget_checks import opened
 
 TOTAL = re.compile(r'<p class="answer-total">(.*?)</p>')
 
@@ -32,7 +33,7 @@ def total_lines(entry_html: str, first: bool = True) -> list[str]:
     else:
         table = entry_html.find("<table")
         assert table < 0 or found.start() < table, entry_html[:300]
-    return [html.unescape(re.sub(r"<[^>]+>", "", part)).strip()
+    return [html.unescape(re.sub(r"<[^>]+>", "", opened(part))).strip()
             for part in found.group(1).split("<br>")]
 
 

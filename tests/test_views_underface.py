@@ -16,13 +16,9 @@ from widgets.ranges import RangeBands
 from widgets.views import format as fmt
 from widgets.views import underface as views
 from widgets.views import fights, worked
-from widget_checks import check_static_table, jupyter_boxes, table_rows
+from widget_checks import check_static_table, jupyter_boxes, shows_exact, table_rows
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "book" / "underface.ipynb"
-
-
-def esc(p) -> str:
-    return html.escape(fmt.prob(p))
 
 
 @pytest.mark.parametrize("make", views.ALL_WIDGETS)
@@ -56,7 +52,7 @@ def test_hit_entries_equal_the_library():
                                            defence=defence, attack_hard=ah, defense_hard=dh)]
                         assert entry["t"] == [fmt.prob(p) for p in odds.values()]
                         for p in odds.values():
-                            assert esc(p) in entry["h"]
+                            assert shows_exact(p, entry["h"])
                         if defence != "none":
                             target = uf.effective_target(defense, hard=dh, penalty=penalty)
                             assert f" {target}</p>" in entry["h"]
@@ -84,7 +80,7 @@ def test_damage_entries_equal_the_library():
                     probs = dist.probabilities()
                     assert entry["x"] == list(probs)
                     assert entry["t"] == [fmt.prob(p) for p in probs.values()]
-                    assert esc(dist.probability(0)) in entry["h"]
+                    assert shows_exact(dist.probability(0), entry["h"])
                     assert f"평균 {html.escape(fmt.approx(dist.mean()))}," in entry["h"]
 
 
@@ -109,7 +105,7 @@ def test_hp_entries_equal_the_library():
         armor = views.armor_value(v["armor"], v["armor_points"])
         states = uf.hit_hp_states(weapon, v["hp"], v["max_hp"], armor, v["db"], v["special"])
         for p in states.values():
-            assert esc(p) in entry["h"], v
+            assert shows_exact(p, entry["h"]), v
         assert fmt.signed(uf.death_threshold(v["max_hp"])) in entry["h"]
 
 
@@ -133,7 +129,7 @@ def test_house_rule_weapon_and_armour_answer_like_the_library(make):
             assert got["t"] == [fmt.prob(p) for p in dist.probabilities().values()], damage
         elif make is views.hp_widget:
             states = uf.hit_hp_states(expr, int(raw["hp"]), int(raw["max_hp"]), armor, db, special)
-            assert all(esc(p) in got["h"] for p in states.values())
+            assert all(shows_exact(p, got["h"]) for p in states.values())
         else:
             special_dist = uf.damage_distribution(expr, 0, db, True)
             assert got["t"] == [fmt.prob(p) for p in special_dist.probabilities().values()]
@@ -200,7 +196,7 @@ def test_movement_range_armor_recovery_entries():
     for key, entry in aid.items():
         hp, skill, attempts = map(int, key.split("|"))
         dist = uf.first_aid(hp, skill, attempts)
-        assert esc(dist.at_least(1)) in entry["h"]
+        assert shows_exact(dist.at_least(1), entry["h"])
         assert entry["t"] == [fmt.prob(p) for p in dist.probabilities().values()]
     widget = views.special_widget()
     special = widget.static_table()
@@ -223,7 +219,7 @@ def test_jupyter_hit_widget_takes_free_values_and_refuses_bad_ones():
     inputs["attack"].value = 65
     inputs["defense"].value = 35
     odds = uf.opposed_odds(65, 35, defense_penalty="평상복")
-    assert all(esc(p) in out.value for p in odds.values())
+    assert all(shows_exact(p, out.value) for p in odds.values())
     inputs["attack"].value = 999
     assert "widget-error" in out.value and "기능 수치" in out.value
     assert "Traceback" not in out.value
@@ -241,7 +237,7 @@ def test_jupyter_turn_order_and_hp_bad_input_is_a_korean_message():
     inputs["hp"].value = 5
     inputs["max_hp"].value = 9
     states = uf.hit_hp_states("브로드 소드", 5, 9, "가죽 갑옷", "+1D4")
-    assert all(esc(p) in out.value for p in states.values())
+    assert all(shows_exact(p, out.value) for p in states.values())
 
 
 def test_jupyter_first_aid_refuses_a_conscious_character():
@@ -251,7 +247,7 @@ def test_jupyter_first_aid_refuses_a_conscious_character():
     inputs["hp"].value = -20
     inputs["attempts"].value = 10
     dist = uf.first_aid(-20, 60, 10)
-    assert esc(dist.at_least(1)) in out.value
+    assert shows_exact(dist.at_least(1), out.value)
 
 
 def test_jupyter_range_and_movement_free_values():

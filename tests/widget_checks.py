@@ -104,33 +104,83 @@ def jupyter_boxes(widget: LiveWidget) -> tuple[dict[str, _Typed], _Seen]:
     return {c.name: _Typed(view, c.name) for c in widget.controls}, _Seen(view)
 
 
+def shows_exact(p, markup: str) -> bool:
+    """``markup`` shows the exact chance ``p`` with its percent: inline (``5/12 (41.67%)``), or
+    the percent with the fraction behind 「정확한 값 보기」 (a long one).
+
+    >>> from fractions import Fraction
+    >>> shows_exact(Fraction(5, 12), "<td>5/12 (41.67%)</td>"), shows_exact(Fraction(5, 12), "<td>41.67%</td>")
+    (True, False)
+    """
+    import html
+    from widgets.views import format as fmt
+    from widgets.views.table import EXACT_SUMMARY
+    return (html.escape(fmt.prob(p)) in markup
+            or (f"{html.escape(fmt.percent(p))} <details class=\"ex\"><summary>{EXACT_SUMMARY}</summary>"
+                f"<span>{fmt.fraction(p)}</span>") in markup)
+
+
+def opened(markup: str) -> str:
+    """``markup`` with each exact fraction folded behind 「정확한 값 보기」 read as the reader has
+    it once opened, in the text form: the reading before it then the fraction, as
+    ``fraction (reading)`` (:func:`widgets.views.format.prob`); a fold alone, its fraction.
+
+    >>> opened('약 99% · 99.06% <details class="ex"><summary>정확한 값 보기</summary><span>138647/139968</span></details>')
+    '약 99% · 138647/139968 (99.06%)'
+    """
+    import re
+    fold = r'<details class="ex"><summary>[^<]*</summary><span>([^<]*)</span></details>'
+    markup = re.sub(r"((?:[≈] )?[\d.]+%(?: 미만| 넘게)?|≈ [\d.]+) " + fold, r"\2 (\1)", markup)
+    return re.sub(fold, r"\1", markup)
+
+
 def table_rows(markup: str) -> list[list[str]]:
     """The rows of every table in some html, each as the texts of its cells (tags dropped,
-    entities read): what a reader sees in the table, whatever markup draws it.
+    entities read): what a reader sees in the table, whatever markup draws it. A cell whose
+    exact fraction waits behind 「정확한 값 보기」 (``details.ex``) reads as the reader has it
+    once opened, the fraction and its reading: ``fraction (reading)``.
 
     >>> table_rows('<table><tr><th scope="row">성공</th><td class="num">1/2 (50%)</td></tr></table>')
     [['성공', '1/2 (50%)']]
+    >>> table_rows('<table><tr><td>1.00% <details class="ex"><summary>정확한 값 보기</summary>'
+    ...            '<span>1/100</span></details></td></tr></table>')
+    [['1/100 (1.00%)']]
     """
     from html.parser import HTMLParser
 
     class Rows(HTMLParser):
         def __init__(self):
             super().__init__(convert_charrefs=True)
-            self.rows, self.cell = [], None
+            self.rows, self.cell, self.exact, self.where = [], None, None, ""
 
         def handle_starttag(self, tag, attrs):
             if tag == "tr":
                 self.rows.append([])
             elif tag in ("td", "th"):
-                self.cell = []
+                self.cell, self.exact = [], None
+            elif tag == "details" and ("class", "ex") in attrs and self.cell is not None:
+                self.exact, self.where = [], "details"
+            elif tag == "summary" and self.where == "details":
+                self.where = "summary"
 
         def handle_endtag(self, tag):
-            if tag in ("td", "th") and self.cell is not None and self.rows:
-                self.rows[-1].append("".join(self.cell).strip())
+            if tag == "summary" and self.where == "summary":
+                self.where = "details"
+            elif tag == "details" and self.where:
+                self.where = ""
+            elif tag in ("td", "th") and self.cell is not None and self.rows:
+                text = "".join(self.cell).strip()
+                if self.exact is not None:
+                    text = f"{''.join(self.exact).strip()} ({text})"
+                self.rows[-1].append(text)
                 self.cell = None
 
         def handle_data(self, data):
-            if self.cell is not None:
+            if self.where == "summary":
+                return
+            if self.where == "details" and self.exact is not None:
+                self.exact.append(data)
+            elif self.cell is not None:
                 self.cell.append(data)
 
     parser = Rows()

@@ -10,7 +10,6 @@ roll that can go on without end the outcomes shown one by one and the rest as on
 from __future__ import annotations
 
 import html
-import re
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -18,7 +17,7 @@ from .. import limits, notation
 from ..dice import Dist, OpenDist
 from . import format as fmt
 from .live import Bars, LiveWidget, Shown, text, widget_factory
-from .table import Cell, Table, number_cell, prob_cell, strong
+from .table import INLINE_FRACTION_CHARS, Cell, Table, number_cell, prob_cell, strong
 
 #: The notation, one row per command: (how it is written, what it means, an example the page
 #: types into the calculator). Where BCDice decides a rule, the row says what BCDice does.
@@ -227,26 +226,15 @@ def _cumulative_details(rows: list[list], what: str, head: tuple[str, ...]) -> s
             f"{table.html()}</details>")
 
 
-#: A fraction longer than this is written after its decimal, broken where it may wrap.
-LONG_FRACTION = 24
-
-
-def _breakable(text: str) -> str:
-    """Escaped text whose long runs of digits may wrap (every 12 digits)."""
-    return re.sub(r"\d{13,}", lambda m: "<wbr>".join(m.group()[i:i + 12] for i in range(0, len(m.group()), 12)),
-                  html.escape(text))
-
-
 def _mean_cell(x) -> Cell:
-    """A mean: ``7/2 (= 3.5)``; a long fraction comes after its decimal and may wrap.
+    """A mean: ``7/2 (= 3.5)``; a long fraction comes after its decimal, behind 「정확한 값 보기」.
 
     >>> _mean_cell(Fraction(7, 2)).text, _mean_cell(Fraction(10**30 + 1, 10**28)).markup[:9]
     ('7/2 (= 3.5)', '≈ 100.00 ')
     """
-    exact = fmt.fraction(x)
-    if len(exact) <= LONG_FRACTION:
+    if len(fmt.fraction(x)) <= INLINE_FRACTION_CHARS:
         return number_cell(fmt.approx(x))
-    return Cell(fmt.approx(x), f"≈ {float(x):.2f} (정확히 {_breakable(exact)})")
+    return Cell(fmt.approx(x), fmt.approx(x, markup=True))
 
 
 def _prob_text(p) -> str:
@@ -254,19 +242,19 @@ def _prob_text(p) -> str:
     fraction is long (a reader sees it without scrolling).
 
     >>> _prob_text(Fraction(5, 12)), _prob_text(Fraction(1, 10**30))[:19]
-    ('5/12 (41.67%)', '< 0.01% (정확히 1/1000')
+    ('5/12 (41.67%)', '0.01% 미만 (정확히 1/100')
     """
     return _prob_words(p)[0]
 
 
 def _prob_words(p) -> tuple[str, str, bool]:
-    """The text, its html (long runs of digits free to wrap), and whether it is short; the
+    """The text, its html (a long fraction behind 「정확한 값 보기」), and whether it is short; the
     fraction written once (a long answer has hundreds of long fractions)."""
     exact, share = fmt.fraction(p), fmt.percent(p)
-    if len(exact) <= LONG_FRACTION:
+    if len(exact) <= INLINE_FRACTION_CHARS:
         text = f"{exact} ({share})"
         return text, html.escape(text), True
-    return f"{share} (정확히 {exact})", f"{html.escape(share)} (정확히 {_breakable(exact)})", False
+    return f"{share} (정확히 {exact})", fmt.prob_html(p), False
 
 
 def _prob_html(p) -> str:

@@ -6,8 +6,9 @@ Display only: every number comes from the library's fight calls (``underface.due
 a :class:`~widgets.fight.FightOdds`; this module picks the call and lays its numbers out the same
 way for every game (:func:`fight_shown`):
 
-1. the GM's number first, as 「약 N%」 with the exact fraction beside it;
-2. the mean length of the fights that ended;
+1. the GM's number first, as 「약 N%」 with the exact fraction beside it (a long one behind a
+   「정확한 값」 disclosure: :func:`~widgets.views.table.readable`);
+2. the mean length of the fights that ended, and what it leaves out;
 3. the exact cumulative table by step (fraction and percent; the one table helper), every step
    while its fractions stay short (:func:`shown_steps`), then the totals in percent;
 4. a picture: per step, one bar per result (its cumulative chance) and the chance that the fight
@@ -28,7 +29,7 @@ from ..errors import RuleInputError
 from . import format as fmt
 from .format import josa
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
-from .table import Cell, Table, rounded_percent
+from .table import INLINE_FRACTION_CHARS, Cell, Table, prob_cell, rounded_percent
 from .trench_crusade import armour_choices as tc_armour_choices
 from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
@@ -40,7 +41,8 @@ _E = html.escape
 #: fight grows by a few digits a step). Where the fight stands after the last listed step is
 #: then given in percent; the library's ``FightOdds`` holds every exact value.
 TABLE_STEPS = 4
-#: Most characters of one exact fraction in a row of the table (numerator, "/", denominator).
+#: Most characters of one exact fraction in a row of the table (numerator, "/", denominator); a
+#: fraction longer than :data:`~widgets.views.table.INLINE_FRACTION_CHARS` is folded.
 ROW_FRACTION_CHARS = 48
 
 
@@ -80,19 +82,22 @@ class FightLayout:
 
 
 def lead(label: str, p: Fraction) -> str:
-    """The answer's first line: the GM's number, 「약 N%」, then the exact value
-    (:func:`exact_text`: the fraction while it is short).
+    """The answer's first line: the GM's number, 「약 N%」, then the exact value, as every
+    answer's first line reads (:func:`~widgets.views.format.total_first`).
 
     >>> lead("A가 이길 확률", Fraction(5, 8))
-    '<p class="answer-total"><b>A가 이길 확률: 약 63%</b> — <span class="exact">5/8 (62.50%)</span></p>'
+    '<p class="answer-total"><b>A가 이길 확률: 약 63% · 5/8 (62.50%)</b></p>'
+
+    A fraction longer than :data:`ROW_FRACTION_CHARS` (a long duel's, hundreds of digits) is
+    read by its percent: the pages' tables of first answers stay light.
+
+    >>> lead("x", Fraction(1, 3 * 10 ** 60))
+    '<p class="answer-total"><b>x: 0.01% 미만</b></p>'
     """
-    return (f'<p class="answer-total"><b>{_E(label)}: {_E(rounded_percent(p))}</b> — '
-            f'<span class="exact">{_E(exact_text(p))}</span></p>')
-
-
-#: The longest exact fraction a cell of the cumulative table writes out: it stays on one line of
-#: a phone's card; a longer one is written as its percent and its denominator's length.
-TABLE_FRACTION_CHARS = 30
+    if len(fmt.fraction(p)) <= ROW_FRACTION_CHARS:
+        return fmt.total_first(label, p)
+    words = dict.fromkeys((rounded_percent(p), fmt.percent(p)))     # each once
+    return f'<p class="answer-total"><b>{_E(label)}: {_E(" · ".join(words))}</b></p>'
 
 
 def shown_steps(odds) -> list[int]:
@@ -124,25 +129,28 @@ def fight_table(odds, layout: FightLayout) -> Table:
     rows = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
     for k in shown_steps(odds):
-        rows.append([layout.step_name(k), *[_exact_cell(cums[key][k - 1]) for key, _, _ in layout.results],
-                     _exact_cell(1 - odds.ended(by=k))])
+        rows.append([layout.step_name(k), *[_cell(cums[key][k - 1]) for key, _, _ in layout.results],
+                     _cell(1 - odds.ended(by=k))])
     return Table([layout.step, *[f"{label} (누적)" for _, label, _ in layout.results], layout.rest],
                  rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)", kind="odds fight")
 
 
-def cell_text(p: Fraction) -> str:
-    """An exact chance in the cumulative table: fraction and percent while the fraction fits a
-    phone's line (:data:`TABLE_FRACTION_CHARS`), else the percent and its denominator's length.
+#: The longest exact fraction a cell of the cumulative table ships (behind 「정확한 값 보기」): a
+#: longer one, a few steps into a fight, is given by its percent alone, which keeps the pages'
+#: tables of first answers light; the lead line and the worked fights keep every exact value.
+TABLE_FRACTION_CHARS = 30
 
-    >>> cell_text(Fraction(5, 12)), cell_text(Fraction(1, 3 * 10 ** 40))
-    ('5/12 (41.67%)', '< 0.01% (분모 41자리)')
+
+def _cell(p: Fraction) -> Cell:
+    """A cell of the cumulative table: :func:`~widgets.views.table.prob_cell`, or the percent
+    alone for a fraction longer than :data:`TABLE_FRACTION_CHARS`.
+
+    >>> _cell(Fraction(5, 12)).text, _cell(Fraction(1, 3 * 10 ** 40)).text
+    ('5/12 (41.67%)', '0.01% 미만')
     """
-    return exact_text(p, TABLE_FRACTION_CHARS, "분모")
-
-
-def _exact_cell(p: Fraction) -> Cell:
-    text = cell_text(p)
-    return Cell(text, markup=_E(text), number=True)
+    if len(fmt.fraction(p)) <= TABLE_FRACTION_CHARS:
+        return prob_cell(p)
+    return Cell(fmt.percent(p), number=True)
 
 
 def totals_line(odds, layout: FightLayout) -> str:
@@ -175,12 +183,22 @@ def fight_bars(odds, layout: FightLayout) -> Bars:
 
 def mean_line(odds, layout: FightLayout, what: str = "싸움이 끝나기까지") -> str:
     """The mean length of the fights that ended within the listed steps (all of them when
-    nothing is left)."""
+    nothing is left); when some are still on after the last step, it says that the mean counts
+    only the fights over by then, and how likely the rest is.
+
+    >>> from widgets.fight import FightOdds
+    >>> odds = FightOdds(("down",), [{"down": Fraction(1, 2)}, {"down": Fraction(1, 4)}], Fraction(1, 4))
+    >>> print(mean_line(odds, DOWN, "쓰러뜨리기까지"))
+    <p>쓰러뜨리기까지 평균 <b>약 1.33턴</b>: 계산한 2턴까지 끝나는 경우만의 평균입니다. 2턴이 지나도 끝나지 않을 확률(25.00%)은 셈에 넣지 않았습니다.</p>
+    """
     mean = odds.mean_steps()
     if mean is None:
         return f"<p>{_E(layout.rest)}: 계산한 {odds.steps}{_E(layout.unit)} 안에 끝나지 않습니다.</p>"
-    rest = ("" if odds.rest == 0 or odds.fixed_end
-            else " (아직 끝나지 않은 나머지는 빼고)")
+    rest = ""
+    if odds.rest and not odds.fixed_end:
+        last = layout.step_name(odds.steps)
+        rest = (f": 계산한 {last}까지 끝나는 경우만의 평균입니다. {josa(last, '이/가')} 지나도 끝나지 "
+                f"않을 확률({fmt.percent(odds.rest)})은 셈에 넣지 않았습니다.")
     return f"<p>{_E(what)} 평균 <b>약 {_E(f'{float(mean):.2f}')}{_E(layout.unit)}</b>{_E(rest)}</p>"
 
 
@@ -190,7 +208,7 @@ def lead_within(odds, key: str, steps: int, label: str) -> str:
 
     >>> from widgets.fight import FightOdds
     >>> lead_within(FightOdds(("down",), [{"down": Fraction(1, 2)}], Fraction(1, 2)), "down", 3, "{by}턴 안에")
-    '<p class="answer-total"><b>1턴 안에: 50%</b> — <span class="exact">1/2 (50.00%)</span></p>'
+    '<p class="answer-total"><b>1턴 안에: 50% · 1/2 (50.00%)</b></p>'
     """
     by = min(steps, odds.steps)
     return lead(label.format(by=by), odds.chance(key, by=by))
@@ -209,54 +227,46 @@ def fight_legend(layout: FightLayout) -> tuple[tuple[str, str], ...]:
     return tuple((band, f"{label} (누적)") for _, label, band in layout.results) + (("muted", layout.rest),)
 
 
-def exact_text(p: Fraction, most: int = ROW_FRACTION_CHARS, name: str = "정확한 분수의 분모는") -> str:
-    """An exact chance as the worked examples write it: fraction and percent while the fraction
-    is short (:data:`ROW_FRACTION_CHARS`), else the percent and how many digits the exact
-    denominator has.
-
-    >>> exact_text(Fraction(1, 4)), exact_text(Fraction(1, 3 * 10 ** 60))
-    ('1/4 (25.00%)', '< 0.01% (정확한 분수의 분모는 61자리)')
-    """
-    p = Fraction(p)
-    if len(fmt.fraction(p)) <= most:
-        return fmt.prob(p)
-    return f"{fmt.percent(p)} ({name} {len(str(p.denominator))}자리)"
-
-
 def walk_value(p: Fraction) -> str:
     """A chance as a worked fight writes it: 「약 N%」 first, the exact fraction beside it while
-    it is short (:data:`ROW_FRACTION_CHARS`), else how many digits its denominator has.
+    it is short (:data:`~widgets.views.table.INLINE_FRACTION_CHARS`); a longer one waits in the
+    step's 「정확한 값」 (:func:`walk_steps`).
 
     >>> walk_value(Fraction(1, 4)), walk_value(Fraction(0)), walk_value(Fraction(1, 3 * 10 ** 60))
-    ('25% (1/4)', '0%', '1% 미만 (정확한 분수의 분모는 61자리)')
+    ('25% (1/4)', '0%', '0.01% 미만')
     """
     p = Fraction(p)
-    if p in (0, 1):
+    if p in (0, 1) or len(fmt.fraction(p)) > INLINE_FRACTION_CHARS:
         return rounded_percent(p)
-    exact = fmt.fraction(p)
-    if len(exact) > ROW_FRACTION_CHARS:
-        exact = f"정확한 분수의 분모는 {len(str(p.denominator))}자리"
-    return f"{rounded_percent(p)} ({exact})"
+    return f"{rounded_percent(p)} ({fmt.fraction(p)})"
 
 
-def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple[str, str]]:
+def walk_steps(odds, layout: FightLayout, most: int = 5) -> list[tuple]:
     """One fight step by step (the worked examples): what ended at each step and where the fight
     stands after it, exact, from the library's ``FightOdds``; then where it stands when the
-    listing stops."""
+    listing stops. Each step's long exact values come third, for its 「정확한 값」."""
     out = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
 
+    def folded(values):
+        return [(label, p) for label, p in values if len(fmt.fraction(p)) > INLINE_FRACTION_CHARS]
+
     for k in range(1, min(odds.steps, most) + 1):
-        lines = []
+        lines, values = [], []
         for key, label, _ in layout.results:
-            lines += [f"{josa(label, '은/는')} 그 {layout.step}에 {walk_value(odds.ends[k - 1][key])}.",
-                      f"여기까지 {walk_value(cums[key][k - 1])}."]
-        lines += [f"{layout.rest}: {walk_value(1 - odds.ended(by=k))}."]
-        out.append((f"{layout.step_name(k)}:", " ".join(lines)))
+            at, by = odds.ends[k - 1][key], cums[key][k - 1]
+            lines += [f"{josa(label, '은/는')} 그 {layout.step}에 {walk_value(at)}.",
+                      f"여기까지 {walk_value(by)}."]
+            values += [(f"그 {layout.step}에 {label}", at), (f"여기까지 {label}", by)]
+        left = 1 - odds.ended(by=k)
+        lines += [f"{layout.rest}: {walk_value(left)}."]
+        values.append((layout.rest, left))
+        out.append((f"{layout.step_name(k)}:", " ".join(lines), folded(values)))
     if odds.steps > most:
         lines = [f"{label}: {walk_value(odds.chance(key))}." for key, label, _ in layout.results]
         lines += [f"{layout.rest}: {walk_value(odds.rest)}."]
-        out.append((f"계산을 멈춘 {layout.step_name(odds.steps)}까지:", " ".join(lines)))
+        values = [(label, odds.chance(key)) for key, label, _ in layout.results] + [(layout.rest, odds.rest)]
+        out.append((f"계산을 멈춘 {layout.step_name(odds.steps)}까지:", " ".join(lines), folded(values)))
     return out
 
 

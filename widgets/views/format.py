@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..errors import particle
 # The exact-number texts live with the one table helper, which draws them (it may not import this
 # module: that was an import circle); they are this module's too.
-from .table import fraction, percent, prob, readable, rounded_percent  # noqa: F401  (fmt.prob …)
+from .table import INLINE_FRACTION_CHARS, exact_fold, exact_html, fraction, percent, prob, prob_html, readable, rounded_percent  # noqa: F401  (fmt.prob …)
 from ..dice import or_better
 
 
@@ -34,15 +34,17 @@ def total_first(label: str, total: "Fraction | list[tuple[str, Fraction]]") -> s
 
     >>> total_first("명중 (스페셜 포함)", Fraction(423, 1000))
     '<p class="answer-total"><b>명중 (스페셜 포함): 약 42% · 423/1000 (42.30%)</b></p>'
-    >>> total_first("성공 이상", Fraction(1, 10**6))      # the percent's "<" is escaped
-    '<p class="answer-total"><b>성공 이상: 1% 미만 · 1/1000000 (&lt; 0.01%)</b></p>'
+    >>> total_first("성공 이상", Fraction(1, 10**6))
+    '<p class="answer-total"><b>성공 이상: 0.01% 미만 · 1/1000000</b></p>'
+    >>> '<b>x: 0.01% 미만 · <details class="ex"><summary>정확한 값 보기</summary>' in total_first("x", Fraction(1, 2 ** 70))
+    True
     >>> total_first("명중 (대성공 포함)", [("1격", Fraction(13, 20)), ("2격", Fraction(2, 5))])
     '<p class="answer-total"><b>명중 (대성공 포함)</b><br>1격 <b>65% · 13/20 (65.00%)</b><br>2격 <b>40% · 2/5 (40.00%)</b></p>'
     """
     if isinstance(total, (Fraction, int)):
         return (f'<p class="answer-total"><b>{html.escape(label)}: '
-                f'{html.escape(readable(Fraction(total)))}</b></p>')
-    lines = "".join(f"<br>{html.escape(name)} <b>{html.escape(readable(Fraction(p)))}</b>"
+                f'{readable(Fraction(total), markup=True)}</b></p>')
+    lines = "".join(f"<br>{html.escape(name)} <b>{readable(Fraction(p), markup=True)}</b>"
                     for name, p in total)
     return f'<p class="answer-total"><b>{html.escape(label)}</b>{lines}</p>'
 
@@ -59,7 +61,7 @@ def graded_lines(odds: dict, order, lines: dict) -> str:
     """
     sums = or_better(odds, order)
     shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(rounded_percent(sums[key]))} · "
-                        f"{html.escape(fraction(sums[key]))}</b>" for key, words in lines.items())
+                        f"{exact_html(sums[key])}</b>" for key, words in lines.items())
     return f'<p class="answer-total answer-graded">{shown}</p>'
 
 
@@ -109,11 +111,15 @@ def error(message: str) -> str:
     return f'<p class="widget-error" role="alert">⚠ {html.escape(message)}</p>'
 
 
-def approx(x: Fraction, digits: int = 2) -> str:
+def approx(x: Fraction, digits: int = 2, markup: bool = False) -> str:
     """An exact value a reader can picture: ``229/81 (≈ 2.83)``; whole numbers stay ``3``.
+    ``markup``: as html, a long fraction after its decimal, behind 「정확한 값 보기」
+    (:func:`~widgets.views.table.exact_html`).
 
     >>> approx(Fraction(229, 81)), approx(Fraction(7, 2)), approx(Fraction(6))
     ('229/81 (≈ 2.83)', '7/2 (= 3.5)', '6')
+    >>> approx(Fraction(871493, 279936), markup=True)[:36]
+    '≈ 3.11 <details class="ex"><summary>'
     """
     x = Fraction(x)
     if x.denominator == 1:
@@ -122,6 +128,8 @@ def approx(x: Fraction, digits: int = 2) -> str:
     if scaled.denominator == 1:  # a short exact decimal: say it is exact
         text = f"{float(x):.{digits}f}".rstrip("0").rstrip(".")
         return f"{fraction(x)} (= {text})"
+    if markup and len(fraction(x)) > INLINE_FRACTION_CHARS:
+        return f"≈ {float(x):.{digits}f} {exact_html(x)}"
     return f"{fraction(x)} (≈ {float(x):.{digits}f})"
 
 

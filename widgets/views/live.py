@@ -33,6 +33,7 @@ from typing import Callable, Sequence
 from ..errors import RuleInputError
 from ..limits import MAX_NUMBER_TEXT
 from . import format as fmt
+from .table import EXACT_LABEL
 
 #: Refuse full option grids larger than this (tests walk every combination).
 MAX_STATIC_ENTRIES = 5000
@@ -293,7 +294,7 @@ class Bars:
         mean = Fraction(sum(v * w for v, w in weights.items()), total)
         note = (f'<p class="live-binned">결과가 {len(weights)}가지라 막대 하나에 {step}개 값씩 묶어 '
                 f"보여 줍니다 (양 끝 막대는 나머지 전부). 가장 작은 값 {low}, 가장 큰 값 {high}, "
-                f"평균 {fmt.approx(mean)}; 결과의 가운데 90%는 "
+                f"평균 {fmt.approx(mean, markup=True)}; 결과의 가운데 90%는 "
                 f"{_quantile(weights, total, Fraction(1, 20))}~"
                 f"{_quantile(weights, total, Fraction(19, 20))}입니다.</p>")
         return cls(tuple(xs[i] for i in keep), tuple(Fraction(sums[i], total) for i in keep),
@@ -621,7 +622,10 @@ class LiveWidget:
     def text(self) -> str:
         """Plain-text view of the default setting (the notebook's text/plain)."""
         shown = self.shown(**self.defaults())
-        text = re.sub(r"<(br|/tr|/p|/caption|/li|/h\d)>", "\n", shown.html)
+        # a folded exact value reads in brackets: 「31.67% (정확한 값 1340023323233/4231664861184)」
+        text = re.sub(r'<details class="ex"><summary>.*?</summary>(.*?)</details>',
+                      lambda m: f"({EXACT_LABEL} {m.group(1)})", shown.html, flags=re.S)
+        text = re.sub(r"<(br|/tr|/p|/caption|/li|/h\d)>", "\n", text)
         text = re.sub(r"</t[hd]>", "  ", text)
         text = html_lib.unescape(re.sub(r"<[^>]+>", "", text))
         return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())

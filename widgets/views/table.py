@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
@@ -56,7 +56,9 @@ def percent(p: Fraction, digits: int = 2) -> str:
     """Percent rounded half-up from the exact value; tiny non-zero values never show as 0.
 
     >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**9)), percent(Fraction(0))
-    ('33.33%', '< 0.01%', '0%')
+    ('33.33%', '0.01% 미만', '0%')
+    >>> percent(1 - Fraction(1, 10**9))
+    '99.99% 넘게'
     """
     if p == 0:
         return "0%"
@@ -66,9 +68,9 @@ def percent(p: Fraction, digits: int = 2) -> str:
     p = Fraction(p)                      # half-up in whole numbers: no gcd of long numbers
     rounded = Fraction((2 * 100 * scale * p.numerator + p.denominator) // (2 * p.denominator), scale)
     if rounded == 0:
-        return f"< {1 / scale:.{digits}f}%"
+        return f"{1 / scale:.{digits}f}% 미만"
     if rounded == 100:
-        return f"> {100 - 1 / scale:.{digits}f}%"
+        return f"{100 - 1 / scale:.{digits}f}% 넘게"
     return f"{float(rounded):.{digits}f}%"
 
 
@@ -112,6 +114,58 @@ def prob(p: Fraction) -> str:
     return f"{fraction(p)} ({percent(Fraction(p))})"
 
 
+#: The longest exact fraction written inline (numerator, "/", denominator): a longer one is read
+#: by its percent, and the fraction waits behind a small disclosure, 「정확한 값」, that the
+#: reader opens (:func:`exact_html`); ``<details>`` opens with no script, on the page and in Jupyter.
+INLINE_FRACTION_CHARS = 12
+#: What the exact values are called, and the disclosure's label (a verb, as 「답 보기」: it reads
+#: as something to tap where no disclosure triangle is drawn).
+EXACT_LABEL = "정확한 값"
+EXACT_SUMMARY = f"{EXACT_LABEL} 보기"
+
+
+def exact_html(p: Fraction) -> str:
+    """The exact fraction as markup: inline while short (:data:`INLINE_FRACTION_CHARS`), else
+    folded behind 「정확한 값」 (its full digits kept).
+
+    >>> exact_html(Fraction(1381, 7776))
+    '1381/7776'
+    >>> exact_html(Fraction(7, 2 ** 70))
+    '<details class="ex"><summary>정확한 값 보기</summary><span>7/1180591620717411303424</span></details>'
+    """
+    exact = fraction(Fraction(p))
+    if len(exact) <= INLINE_FRACTION_CHARS:
+        return html_lib.escape(exact)
+    return exact_fold([("", p)])
+
+
+def exact_fold(values: Sequence[tuple[str, Fraction]]) -> str:
+    """Exact fractions, each after its label, behind one 「정확한 값」 disclosure (a worked step's
+    long values); "" when there are none.
+
+    >>> exact_fold([("여기까지", Fraction(1, 3))])
+    '<details class="ex"><summary>정확한 값 보기</summary><span>여기까지 1/3</span></details>'
+    """
+    shown = "<br>".join(f"<span>{html_lib.escape(f'{label} {fraction(Fraction(p))}'.strip())}</span>"
+                        for label, p in values)
+    return f'<details class="ex"><summary>{EXACT_SUMMARY}</summary>{shown}</details>' if shown else ""
+
+
+def prob_html(p: Fraction) -> str:
+    """:func:`prob` as markup: ``5/12 (41.67%)`` while the fraction is short, else the percent
+    first and the fraction behind 「정확한 값」 (:func:`exact_html`).
+
+    >>> prob_html(Fraction(5, 12))
+    '5/12 (41.67%)'
+    >>> prob_html(Fraction(1, 3 ** 30)).startswith('0.01% 미만 <details class="ex">')
+    True
+    """
+    p = Fraction(p)
+    if len(fraction(p)) <= INLINE_FRACTION_CHARS:
+        return html_lib.escape(prob(p))
+    return f"{html_lib.escape(percent(p))} {exact_html(p)}"
+
+
 #: The largest "N번 중 1번꼴" a reading names (rarer chances are said by their percent alone).
 MAX_ONE_IN = 100_000
 
@@ -136,35 +190,48 @@ def one_in(p: Fraction) -> str:
 
 def rounded_percent(p: Fraction) -> str:
     """A chance rounded to a whole percent in a player's words: ``약 18%``; never ``약 0%`` or
-    ``약 100%`` for a chance that is neither.
+    ``약 100%`` for a chance that is neither: ``99% 넘게``, or the exact percent's own words
+    (:func:`percent`: ``99.99% 넘게``) when that is as far as it goes, so that a value near
+    certain reads the same in every line that shows it.
 
     >>> rounded_percent(Fraction(1381, 7776)), rounded_percent(Fraction(1, 4)), rounded_percent(Fraction(1))
     ('약 18%', '25%', '100%')
     >>> rounded_percent(Fraction(1, 1000)), rounded_percent(Fraction(999, 1000)), rounded_percent(Fraction(0))
     ('1% 미만', '99% 넘게', '0%')
+    >>> rounded_percent(1 - Fraction(1, 10**6)), percent(1 - Fraction(1, 10**6))
+    ('99.99% 넘게', '99.99% 넘게')
     """
     p = Fraction(p)
     if p in (0, 1):
         return f"{int(p * 100)}%"
     whole = (200 * p.numerator + p.denominator) // (2 * p.denominator)     # half up
-    if whole == 0:
-        return "1% 미만"
-    if whole == 100:
-        return "99% 넘게"
+    if whole in (0, 100):
+        exact = percent(p)
+        if exact.endswith(("미만", "넘게")):
+            return exact
+        return "1% 미만" if whole == 0 else "99% 넘게"
     return f"{whole}%" if whole == p * 100 else f"약 {whole}%"
 
 
-def readable(p: Fraction) -> str:
+def readable(p: Fraction, markup: bool = False) -> str:
     """An answer's chance as a reader reads it first: the rounded percent in a player's words,
-    "N번 중 1번꼴" where it fits, then the exact fraction with its percent (:func:`prob`).
+    "N번 중 1번꼴" where it fits, then the exact fraction with its percent (:func:`prob`);
+    ``markup``: as html, a long fraction folded (:func:`prob_html`).
 
     >>> readable(Fraction(1381, 7776))
     '약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)'
-    >>> readable(Fraction(3, 5)), readable(Fraction(1))
-    ('60% · 3/5 (60.00%)', '100% · 1 (100%)')
+    >>> readable(Fraction(3, 5)), readable(Fraction(1)), readable(Fraction(1, 10**6))
+    ('60% · 3/5 (60.00%)', '100% · 1 (100%)', '0.01% 미만 · 1/1000000')
+    >>> readable(Fraction(1, 3 ** 30), markup=True).startswith('0.01% 미만 · <details')
+    True
     """
     p = Fraction(p)
-    words = [rounded_percent(p), one_in(p), prob(p)]
+    first = rounded_percent(p)
+    once = p not in (0, 1) and percent(p) == first       # 「0.01% 미만」: the percent once
+    if markup:
+        words = [html_lib.escape(first), html_lib.escape(one_in(p)), exact_html(p) if once else prob_html(p)]
+    else:
+        words = [first, one_in(p), fraction(p) if once else prob(p)]
     return " · ".join(w for w in words if w)
 
 
@@ -190,8 +257,10 @@ CHIP_EM = 5.6
 
 #: An exact value with its reading in brackets, as the book writes a probability
 #: (:func:`widgets.views.format.prob`: ``5/12 (41.67%)``) or a mean (``approx``: ``7/2 (= 3.5)``).
-_PROB = re.compile(r"(\d+(?:/\d+)?) \(((?:[<>≈=] )?\d+(?:\.\d+)?%?)\)")
+_PROB = re.compile(r"(\d+(?:/\d+)?) \(((?:[≈=] )?\d+(?:\.\d+)?%?(?: 미만| 넘게)?)\)")
 _TAG = re.compile(r"<[^>]*>")
+#: A folded exact value: only its summary takes room until the reader opens it.
+_FOLDED = re.compile(r"<details[^>]*><summary>(.*?)</summary>.*?</details>", re.S)
 
 
 @dataclass(frozen=True)
@@ -234,7 +303,26 @@ def prob_cell(p: Fraction, strong: bool = False) -> Cell:
     >>> prob_cell(Fraction(1, 4)).text
     '1/4 (25.00%)'
     """
-    return Cell(prob(Fraction(p)), strong=strong, number=True)
+    p = Fraction(p)
+    text = prob(p)
+    markup = None if len(fraction(p)) <= INLINE_FRACTION_CHARS else prob_html(p)
+    return Cell(text, markup=markup, strong=strong, number=True)
+
+
+def _folded(cell: Cell) -> Cell:
+    """A cell written as an exact value with its reading (``5/12 (41.67%)``, ``7/2 (≈ 3.5)``)
+    whose fraction is long: its reading first, the fraction behind 「정확한 값 보기」.
+
+    >>> _folded(Cell("1288991/1679616 (76.74%)")).markup[:14]
+    '76.74% <detail'
+    >>> _folded(Cell("5/12 (41.67%)")).markup is None
+    True
+    """
+    found = _PROB.fullmatch(cell.text) if cell.markup is None else None
+    if not found or len(found.group(1)) <= INLINE_FRACTION_CHARS:
+        return cell
+    return replace(cell, markup=f"{html_lib.escape(found.group(2))} {exact_html(Fraction(found.group(1)))}",
+                   number=True)
 
 
 def number_cell(text: object, strong: bool = False) -> Cell:
@@ -346,12 +434,12 @@ class Table:
     def _row_cells(self, row: Sequence[CellLike]) -> list[Cell]:
         cells = []
         for i, value in enumerate(row):
-            cell = _cell(value)
+            cell = _folded(_cell(value))
             if not isinstance(value, Cell):
                 bold, short = i in self.strong_columns, len(cell.text) <= self.short
                 exact = not (cell.number or short) and bool(_PROB.fullmatch(cell.text))
                 if bold or short or exact:
-                    cell = Cell(cell.text, strong=bold, number=cell.number or short or exact)
+                    cell = replace(cell, strong=bold, number=cell.number or short or exact)
             cells.append(cell)
         return cells
 
@@ -377,7 +465,8 @@ class Table:
         for row in (drawn if drawn is not None else map(self._row_cells, self.rows)):
             cells = []
             for i, cell in enumerate(row):
-                text = _TAG.sub("", cell.markup) if cell.markup is not None else cell.text
+                text = (_TAG.sub("", _FOLDED.sub(r"\1", cell.markup)) if cell.markup is not None
+                        else cell.text)
                 bold = cell.strong or (cell.heading if cell.heading is not None else self.row_heads and i == 0)
                 prob = _PROB.fullmatch(text) if cell.markup is None else None
                 cells.append(extent(text, bold, cell.number, prob))

@@ -143,7 +143,7 @@ def dice_pool_widget(uid: str = "tc-dice") -> LiveWidget:
         dist = dice.roll_and_keep(kept, net, 6)
         text = (f"<p>{name}, {_dice_label(net)}: {_dice_phrase(net, kept)}. "
                 f"한 번에 D6 <b>{rolled}개</b>가 필요하고, {enough}.</p>"
-                f"<p>합계 평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}</p>"
+                f"<p>합계 평균 {fmt.approx(dist.mean(), markup=True)}, 범위 {dist.min}~{dist.max}</p>"
                 + _D3_TABLE)
         return Shown(text, Bars.from_dist(dist, lambda v: "neutral"))
     return LiveWidget(
@@ -301,7 +301,7 @@ def fraction_widget(uid: str = "tc-fraction") -> LiveWidget:
                        else f"나누어떨어지므로 그대로 <b>{result}</b>개")
         else:
             verdict = f'거리는 소수까지 쓸 수 있으므로 그대로 <b>{float(exact):g}"</b>'
-        return Shown(f"<p>{numerator} ÷ {denominator} = {fmt.approx(exact)} → {verdict}.</p>")
+        return Shown(f"<p>{numerator} ÷ {denominator} = {fmt.approx(exact, markup=True)} → {verdict}.</p>")
     return LiveWidget(
         uid, [number("numerator", "나눌 수", 1, 24, 7), number("denominator", "나누는 수", 2, 4, 2),
               select("use", "나눈 값을 쓰는 곳", _FRACTION_USES, "count")],

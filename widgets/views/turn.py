@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 
 from .. import trench_crusade as tc
 from ..errors import RuleInputError, require_int
-from .format import number as fmt_number, signed
+from .format import josa, number as fmt_number, signed
 from .live import MAX_TEXT_INPUT, LiveWidget, Shown, normalise_typed, number, text, widget_factory
 from .practice import chance
 
@@ -61,8 +61,11 @@ class Dice:
     1번째 칸(돌격)의 주사위 눈은 1부터 6까지의 정수여야 합니다 (입력값: 7).
     """
 
-    def __init__(self, typed: str, seed: int, slots: Sequence[Slot]):
+    def __init__(self, typed: str, seed: int, slots: Sequence[Slot], span: str = ""):
         self.slots = list(slots)
+        #: What the walkthrough covers, in its chapter's own word (「턴」 in Pathfinder, 「차례」 in
+        #: Trench Crusade, 「라운드」 …: each game's ``*_SPAN``); "" says 「이 예시」.
+        self.span = span
         self.seed = require_int(seed, "seed", "다시 굴리기 번호", 0, MAX_SEED)
         if not isinstance(typed, str):
             raise RuleInputError("typed dice must be text", "주사위는 글자로 넣어 주세요.")
@@ -73,7 +76,7 @@ class Dice:
         if len(groups) > len(self.slots):
             raise RuleInputError(
                 f"typed dice: {len(groups)} groups for {len(self.slots)} rolls",
-                f"주사위 칸이 {len(groups)}개입니다. 이 차례의 굴림은 {len(self.slots)}번이라 "
+                f"주사위 칸이 {len(groups)}개입니다. 이 {self.span or '예시'}의 굴림은 {len(self.slots)}번이라 "
                 f"칸도 {len(self.slots)}개까지입니다 (칸은 /로 나눕니다).")
         self.typed: list[list[str] | None] = []
         for i, group in enumerate(groups):
@@ -205,8 +208,9 @@ class Turn:
                 parts.append(f"→ {_E(s.result)}")
             items.append(f'<li class="turn-step" style="{_LI}">{"<br>".join(parts)}</li>')
         names = " / ".join(s.name for s in self.dice.slots)
+        again = josa(self.dice.span or "예시", "을/를")
         return (f'<p class="turn-title"><b>{_E(self.title)}</b></p>'
-                f'<p class="turn-slots">주사위 칸의 차례: {_E(names)}<br>이 차례를 다시 만드는 주사위: '
+                f'<p class="turn-slots">주사위 칸 (굴리는 순서대로): {_E(names)}<br>이 {_E(again)} 다시 만드는 주사위: '
                 f'<code>{_E(self.dice.replay_text())}</code></p>'
                 f'<ol class="turn-steps" style="list-style:none;padding-left:0">{"".join(items)}</ol>')
 
@@ -234,15 +238,16 @@ def _plus(face: int, modifier: int) -> str:
     return f"{face} {'+' if modifier >= 0 else '−'} {abs(modifier)} = {face + modifier}"
 
 
-def turn_widget(uid: str, play: Callable[[Dice], Turn], slots: Sequence[Slot], title: str,
+def turn_widget(uid: str, play: Callable[[Dice], Turn], slots: Sequence[Slot], span: str, title: str,
                 examples: Sequence[str] = ()) -> LiveWidget:
     """The live widget of a walkthrough: a text box for typed dice (``examples`` ship in the
-    page) and 「다시 굴리기」 (a seed; 0 is the book's example), one pure compute."""
+    page) and 「다시 굴리기」 (a seed; 0 is the book's example), one pure compute. ``span``: what
+    it walks through in the chapter's own word (:class:`Dice`)."""
     help_ = ("굴린 주사위 (칸은 /로 나눔, 빈 칸은 「다시 굴리기」로 굴림): "
              + " / ".join(s.name for s in slots))
 
     def compute(dice: str = "", seed: int = 0) -> Shown:
-        return Shown(play(Dice(dice, seed, slots)).html())
+        return Shown(play(Dice(dice, seed, slots, span)).html())
 
     return LiveWidget(uid, [text("dice", help_, "", examples),
                             number("seed", "다시 굴리기 (0은 예시 주사위)", 0, PAGE_SEEDS - 1, 0)],
@@ -258,6 +263,8 @@ TC_ARMOUR = "표준 갑옷"
 #: Blood markers 비토 carries from an earlier turn, and how many the opponent spends at a time.
 TC_BLOOD_START = 2
 TC_BLOOD_SPENT = 1
+#: What the walkthrough covers, in the chapter's own word (Trench Crusade's turn (both warbands' activations) is 「차례」).
+TC_SPAN = "차례"
 TC_SLOTS = (Slot("루카의 돌격", (4,)), Slot("루카의 명중", (6, 6)), Slot("비토의 부상", (5, 4, 2, 1)),
             Slot("비토의 반격", (6, 5, 4, 3)), Slot("루카의 부상", (3, 2)))
 TC_EXAMPLES = ("1", "- / 2 3", "- / 5 6", "- / - / 6 6 5 4", "- / - / 1 1 2 1")
@@ -404,7 +411,7 @@ def tc_turn(dice: Dice) -> Turn:
 @widget_factory
 def tc_turn_widget(uid: str = "tc-worked") -> LiveWidget:
     """The Trench Crusade turn, live: type any roll's dice or roll again."""
-    return turn_widget(uid, tc_turn, TC_SLOTS, "한 차례 따라가기: 돌격, 근접 공격, 중상", TC_EXAMPLES)
+    return turn_widget(uid, tc_turn, TC_SLOTS, TC_SPAN, f"한 {TC_SPAN} 따라가기: 돌격, 근접 공격, 중상", TC_EXAMPLES)
 
 
 # --- Pathfinder 2e: three actions, MAP 0/−5, a throw with a range penalty, a critical hit ---
@@ -415,6 +422,8 @@ PF_AC, PF_HP = 16, 20
 #: increment 30 ft, 1d6 + Str) against the second orc 45 ft away.
 PF_SWORD, PF_JAVELIN = (8, "장검"), (6, "투창")
 PF_JAVELIN_INCREMENT, PF_FAR = 30, 45
+#: What the walkthrough covers, in the chapter's own word (Pathfinder's turn is 「턴」 (「차례」 is the turn order)).
+PF_SPAN = "턴"
 PF_SLOTS = (Slot("행동 1의 d20", (13,)), Slot("행동 1의 피해", (5,)),
             Slot("행동 2의 d20", (20,)), Slot("행동 2의 피해", (4,)),
             Slot("행동 3의 d20", (15,)), Slot("행동 3의 피해", (3,)))
@@ -431,6 +440,8 @@ def pf_turn(dice: Dice) -> Turn:
     (['success', 'critical_success', 'failure'], [9, 16, None], 0)
     >>> pf_turn(Dice("- / - / 2", 0, PF_SLOTS)).numbers["targets"]   # the orc still stands
     ['A', 'A', 'A']
+    >>> "이 턴을 다시 만드는 주사위" in pf_turn(Dice("", 0, PF_SLOTS, PF_SPAN)).html()
+    True
     """
     from .. import pf2e
     from .format import josa
@@ -516,7 +527,7 @@ def pf_turn(dice: Dice) -> Turn:
 @widget_factory
 def pf_turn_widget(uid: str = "pf-worked") -> LiveWidget:
     """The Pathfinder 2e turn, live: type any action's d20 or damage, or roll again."""
-    return turn_widget(uid, pf_turn, PF_SLOTS, "세 행동 따라가기: 장검 두 번, 투창 한 번", PF_EXAMPLES)
+    return turn_widget(uid, pf_turn, PF_SLOTS, PF_SPAN, "세 행동 따라가기: 장검 두 번, 투창 한 번", PF_EXAMPLES)
 
 
 # --- Underface: DEX order, an attack against a parry, a special, armour, the death threshold -----
@@ -526,6 +537,8 @@ UF_BANDIT = dict(name="도적", dex=14, skill=60)
 UF_PC = dict(name="가람", dex=12, skill=50, parry="숏소드", hp=3, max_hp=12)
 #: The endurance check's target: the source gives none (the book's example value, 가정).
 UF_ENDURANCE = 50
+#: What the walkthrough covers, in the chapter's own word (the walkthrough covers one Underface round).
+UF_SPAN = "라운드"
 UF_SLOTS = (Slot("도적의 공격 D100", (8,)), Slot("가람의 막기 D100", (31,)),
             Slot("피해 합계", (12,)), Slot("가람의 인내 판정 D100", (42,)))
 UF_EXAMPLES = ("70", "- / 20", "- / - / 9", "- / - / - / 77", "30 / 40")
@@ -622,7 +635,7 @@ def uf_turn(dice: Dice) -> Turn:
 @widget_factory
 def uf_turn_widget(uid: str = "uf-worked") -> LiveWidget:
     """The Underface round, live: type any D100 or the damage total, or roll again."""
-    return turn_widget(uid, uf_turn, UF_SLOTS, "한 라운드 따라가기: 막기, 스페셜, 사망 임계", UF_EXAMPLES)
+    return turn_widget(uid, uf_turn, UF_SLOTS, UF_SPAN, f"한 {UF_SPAN} 따라가기: 막기, 스페셜, 사망 임계", UF_EXAMPLES)
 
 
 # --- Hunter's Moon: recon, the plot, two melee rounds, pursuit -----------------------------------
@@ -636,6 +649,8 @@ HM_THREAT = dict(name="발톱", paragraph=3, defence=9, durability=6, attack_val
 HM_RECON_TARGET = 8
 HM_PLOT = 2
 HM_MELEE_ROUNDS = 2
+#: What the walkthrough covers, in the chapter's own word (the walkthrough covers one Hunter's Moon fight: scouting, two melee rounds, the pursuit).
+HM_SPAN = "전투"
 HM_SLOTS = (Slot("정찰판정", (4, 3)), Slot("정찰 펌블의 반격 데미지", (4,)),
             Slot("1라운드 명중판정", (4, 3)), Slot("1라운드 방어판정", (5, 4)),
             Slot("2라운드 명중판정", (4, 2)), Slot("2라운드 방어판정", (3, 3)),
@@ -816,7 +831,7 @@ def hm_turn(dice: Dice) -> Turn:
 @widget_factory
 def hm_turn_widget(uid: str = "hm-worked") -> LiveWidget:
     """The Hunter's Moon combat, live: type any check's dice or a damage total, or roll again."""
-    return turn_widget(uid, hm_turn, HM_SLOTS, "한 전투 따라가기: 정찰, 난전 두 라운드, 추격", HM_EXAMPLES)
+    return turn_widget(uid, hm_turn, HM_SLOTS, HM_SPAN, f"한 {HM_SPAN} 따라가기: 정찰, 난전 두 라운드, 추격", HM_EXAMPLES)
 
 
 # --- Basic Fantasy: a round on the floor plan, leaving a melee, a parting shot -------------------
@@ -825,6 +840,8 @@ BF_SIZE = 8
 BF_START, BF_GOBLIN_A, BF_GOBLIN_B, BF_DEST = (2, 2), (3, 2), (2, 7), (2, 6)
 BF_RATE, BF_BONUS, BF_AC, BF_HP, BF_SWORD = 30, 1, 15, 3, 8
 BF_GOBLIN = dict(bonus=1, ac=14, hp=4, damage=6)
+#: What the walkthrough covers, in the chapter's own word (the walkthrough covers one Basic Fantasy round).
+BF_SPAN = "라운드"
 BF_SLOTS = (Slot("고블린 A의 분리 사격 d20", (14,)), Slot("분리 사격 피해 d6", (2,)),
             Slot("도우버트의 공격 d20", (13,)), Slot("도우버트의 피해 d8", (3,)),
             Slot("고블린 B의 공격 d20", (9,)), Slot("고블린 B의 피해 d6", (4,)))
@@ -939,4 +956,4 @@ def bf_turn(dice: Dice) -> Turn:
 @widget_factory
 def bf_turn_widget(uid: str = "bf-worked") -> LiveWidget:
     """The Basic Fantasy round, live: type any d20 or damage die, or roll again."""
-    return turn_widget(uid, bf_turn, BF_SLOTS, "한 라운드 따라가기: 이동, 분리 사격, 공격", BF_EXAMPLES)
+    return turn_widget(uid, bf_turn, BF_SLOTS, BF_SPAN, f"한 {BF_SPAN} 따라가기: 이동, 분리 사격, 공격", BF_EXAMPLES)

@@ -320,7 +320,7 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
         used = weapon_expression(weapon, damage, db_mode)
         dist = uf.damage_distribution(used, armor_value(armor, armor_points), db, special)
         house = f"<p>직접 입력한 무기: {_E(used)}</p>" if weapon == CUSTOM else ""
-        text = (house + f"<p>평균 {fmt.approx(dist.mean())}, 범위 {dist.min}~{dist.max}, "
+        text = (house + f"<p>평균 {fmt.approx(dist.mean(), markup=True)}, 범위 {dist.min}~{dist.max}, "
                 f"피해 0: <b>{fmt.prob(dist.probability(0))}</b></p>" + _DB_NOTE)
         return Shown(text, Bars.from_dist(dist, _damage_band))
     weapon = select("weapon", "무기", _weapon_choices(shields=False, grouped=True, custom=True),
@@ -464,7 +464,7 @@ def weeks_widget(uid: str = "uf-weeks") -> LiveWidget:
     """Natural recovery: weeks until an unconscious character wakes (HP 1 or more)."""
     def compute(hp):
         dist = uf.weeks_to_recover(hp)
-        text = (f"<p>현재 HP {fmt.number(hp)}에서 HP 1이 될 때까지: 평균 {fmt.approx(dist.mean())}주, "
+        text = (f"<p>현재 HP {fmt.number(hp)}에서 HP 1이 될 때까지: 평균 {fmt.approx(dist.mean(), markup=True)}주, "
                 f"최대 {dist.max}주</p>"
                 + fmt.odds_table([(f"{w}주 안에 깨어남", dist.at_most(w))
                                   for w in dist.outcomes()[:4]]))

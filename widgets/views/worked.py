@@ -22,29 +22,38 @@ from . import labels
 from .format import josa
 from .live import LiveWidget, Shown, number, toggle, widget_factory
 from .pf2e import RANK_CHOICES
+from .table import EXACT_LABEL, exact_fold
 
 _E = html.escape
 
 
 @dataclass
 class WorkedRound:
-    """Steps (heading, text) of one worked example and the numbers it shows.
+    """Steps (heading, text) of one worked example and the numbers it shows. A step may carry a
+    third item: long exact values ``(label, Fraction)`` its text gives in percent, shown behind
+    one 「정확한 값」 disclosure (:func:`~widgets.views.table.exact_fold`).
 
     >>> r = WorkedRound("예", [("선언", "한 번 친다.")], {"x": Fraction(1, 2)})
     >>> "<ol" in r.html() and "선언" in r.text()
     True
+    >>> WorkedRound("예", [("끝:", "약 50%.", [("남음", Fraction(1, 2))])]).text()
+    '예\\n1. 끝: 약 50%. (정확한 값: 남음 1/2)'
     """
 
     title: str
-    steps: list[tuple[str, str]] = field(default_factory=list)
+    steps: list[tuple] = field(default_factory=list)
     numbers: dict[str, object] = field(default_factory=dict)
 
     def html(self) -> str:
-        items = "".join(f"<li><b>{_E(head)}</b> {_E(text)}</li>" for head, text in self.steps)
+        items = "".join(f"<li><b>{_E(step[0])}</b> {_E(step[1])}"
+                        f"{exact_fold(step[2]) if len(step) > 2 else ''}</li>" for step in self.steps)
         return f'<p class="worked-title"><b>{_E(self.title)}</b></p><ol class="worked-round">{items}</ol>'
 
     def text(self) -> str:
-        return "\n".join([self.title] + [f"{i}. {h} {t}" for i, (h, t) in enumerate(self.steps, 1)])
+        def line(step) -> str:
+            exact = ", ".join(f"{label} {fmt.fraction(p)}" for label, p in step[2]) if len(step) > 2 else ""
+            return f"{step[0]} {step[1]}" + (f" ({EXACT_LABEL}: {exact})" if exact else "")
+        return "\n".join([self.title] + [f"{i}. {line(step)}" for i, step in enumerate(self.steps, 1)])
 
     def _repr_html_(self) -> str:
         return self.html()
