@@ -59,12 +59,6 @@ def exact(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def lead_exact(p: Fraction) -> str:
-    """The exact value the lead line shows: the fraction, or past the length a page's table
-    ships (:data:`~widgets.views.fights.ROW_FRACTION_CHARS`), the exact percent."""
-    return exact(p) if len(exact(p)) <= views.ROW_FRACTION_CHARS else html.escape(fmt.percent(p))
-
-
 def reads_exact(cell: str, p: Fraction) -> bool:
     """A table cell as the reader reads it (:func:`table_rows`: a long fraction once opened from
     behind 「정확한 값 보기」): the exact fraction with its percent; past the length a page's
@@ -86,7 +80,7 @@ def check_answer(widget, values: dict) -> None:
     first = re.search(r'<p class="answer-total">(.*?)</p>', text).group(1)
     assert first.startswith(f"<b>{html.escape(views.rounded_percent(lead))}") or \
         f": {html.escape(views.rounded_percent(lead))}" in first, first
-    assert lead_exact(lead) in first, first
+    assert exact(lead) in first, first
     rows = table_rows(text)
     layout = {"uf-duel": views.DUEL, "pf-down": views.DOWN, "tc-out": views.OUT,
               "hm-hunt": views.HUNT}[widget.uid]
@@ -218,11 +212,11 @@ def test_jupyter_answers_a_typed_value_as_the_library(make):
     odds = library_odds(widget.uid, values)
     key, by = LEAD[widget.uid]
     lead = odds.chance(key, by=None if by is None else min(by, odds.steps))
-    assert lead_exact(lead) in view.out
+    assert exact(lead) in view.out
     assert view.status == ""
     view.type(next(iter(OFF_TABLE[widget.uid])), "일곱")        # refused: the last good value stays
     assert "숫자만" in view.status or "【무용】" in view.status
-    assert lead_exact(lead) in view.out
+    assert exact(lead) in view.out
 
 
 def test_uids_and_keys_are_the_issue_s():

@@ -87,17 +87,8 @@ def lead(label: str, p: Fraction) -> str:
 
     >>> lead("A가 이길 확률", Fraction(5, 8))
     '<p class="answer-total"><b>A가 이길 확률: 약 63% · 5/8 (62.50%)</b></p>'
-
-    A fraction longer than :data:`ROW_FRACTION_CHARS` (a long duel's, hundreds of digits) is
-    read by its percent: the pages' tables of first answers stay light.
-
-    >>> lead("x", Fraction(1, 3 * 10 ** 60))
-    '<p class="answer-total"><b>x: 0.01% 미만</b></p>'
     """
-    if len(fmt.fraction(p)) <= ROW_FRACTION_CHARS:
-        return fmt.total_first(label, p)
-    words = dict.fromkeys((rounded_percent(p), fmt.percent(p)))     # each once
-    return f'<p class="answer-total"><b>{_E(label)}: {_E(" · ".join(words))}</b></p>'
+    return fmt.total_first(label, p)
 
 
 def shown_steps(odds) -> list[int]:
