@@ -28,8 +28,7 @@ def seen(p) -> list[str]:
     """An exact chance as the reader sees it before opening anything: a short fraction and its
     percent (side by side, or on a phone's card the percent under it); a long one's percent (its
     fraction waits behind 「정확한 값 보기」)."""
-    return ([exact(p), fmt.percent(p)] if len(exact(p)) <= min(INLINE_FRACTION_CHARS, views.TABLE_FRACTION_CHARS)
-            else [fmt.percent(p)])
+    return [exact(p), fmt.percent(p)] if len(exact(p)) <= INLINE_FRACTION_CHARS else [fmt.percent(p)]
 
 
 def lead_text(widget, values: dict) -> list[str]:

@@ -61,10 +61,7 @@ def exact(p: Fraction) -> str:
 
 def reads_exact(cell: str, p: Fraction) -> bool:
     """A table cell as the reader reads it (:func:`table_rows`: a long fraction once opened from
-    behind 「정확한 값 보기」): the exact fraction with its percent; past the length a page's
-    table ships, the percent alone."""
-    if len(exact(p)) > views.TABLE_FRACTION_CHARS:
-        return cell == fmt.percent(p)
+    behind 「정확한 값 보기」): the exact fraction with its percent."""
     return cell == f"{exact(p)} ({fmt.percent(p)})"
 
 

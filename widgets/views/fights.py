@@ -29,7 +29,7 @@ from ..errors import RuleInputError
 from . import format as fmt
 from .format import josa
 from .live import Bars, LiveWidget, Shown, normalise_typed, number, select, text, toggle, widget_factory
-from .table import INLINE_FRACTION_CHARS, Cell, Table, prob_cell, rounded_percent
+from .table import INLINE_FRACTION_CHARS, Table, prob_cell, rounded_percent
 from .trench_crusade import armour_choices as tc_armour_choices
 from .underface import _armor_choices, _db_choices
 from .worked import WorkedRound
@@ -120,28 +120,10 @@ def fight_table(odds, layout: FightLayout) -> Table:
     rows = []
     cums = {key: odds.cumulative(key) for key, _, _ in layout.results}
     for k in shown_steps(odds):
-        rows.append([layout.step_name(k), *[_cell(cums[key][k - 1]) for key, _, _ in layout.results],
-                     _cell(1 - odds.ended(by=k))])
+        rows.append([layout.step_name(k), *[prob_cell(cums[key][k - 1]) for key, _, _ in layout.results],
+                     prob_cell(1 - odds.ended(by=k))])
     return Table([layout.step, *[f"{label} (누적)" for _, label, _ in layout.results], layout.rest],
                  rows, caption=f"{layout.step}마다 누적 확률 (정확한 값)", kind="odds fight")
-
-
-#: The longest exact fraction a cell of the cumulative table ships (behind 「정확한 값 보기」): a
-#: longer one, a few steps into a fight, is given by its percent alone, which keeps the pages'
-#: tables of first answers light; the lead line and the worked fights keep every exact value.
-TABLE_FRACTION_CHARS = 30
-
-
-def _cell(p: Fraction) -> Cell:
-    """A cell of the cumulative table: :func:`~widgets.views.table.prob_cell`, or the percent
-    alone for a fraction longer than :data:`TABLE_FRACTION_CHARS`.
-
-    >>> _cell(Fraction(5, 12)).text, _cell(Fraction(1, 3 * 10 ** 40)).text
-    ('5/12 (41.67%)', '0.01% 미만')
-    """
-    if len(fmt.fraction(p)) <= TABLE_FRACTION_CHARS:
-        return prob_cell(p)
-    return Cell(fmt.percent(p), number=True)
 
 
 def totals_line(odds, layout: FightLayout) -> str:
