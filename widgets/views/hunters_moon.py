@@ -236,7 +236,7 @@ def damage_examples():
         ("같은 공격, 파멸의 색 각성단계 1", "3 + 2 + 1", str(hm.pc_damage(3, 2, 1).min)),
         ("같은 공격이 스페셜, 달성치 15", "3 + 2 + 1 + 15",
          str(hm.pc_damage(3, 2, 1, critical_achievement=15).min)),
-        ("위력 3 무기, 권외 (가정: 보너스 0)", "3 + 0", str(hm.pc_damage(3, 6).min)),
+        ("위력 3 무기, 권외 (가정: 자리 번호 0)", "3 + 0", str(hm.pc_damage(3, 6).min)),
         ("위협의 공격, 위력 4, 각성단계 2", "4 + 2×2", str(hm.threat_damage(4, 2).min)),
     ])
 
@@ -446,7 +446,7 @@ def status_defence_widget(uid: str = "hm-status-defence") -> LiveWidget:
         text = (fmt.total_first("맞을 확률 (방어판정 실패·펌블)", lands)
                 + ("<p>잠수한 위협의 공격: 방어판정을 할 수 없어 그대로 맞습니다.</p>"
                  if threat_diving else fmt.odds_table(_outcome_rows(odds), "방어판정"))
-                + f"<p>맞으면 데미지 <b>{dist_text(damage)}</b></p>")
+                + f"<p>위력 {power}인 위협에 맞으면 데미지 <b>{dist_text(damage)}</b></p>")
         if pc_bound:
             text += (f"<p>포박된 PC는 라운드 종료 시 【생명력】 "
                      f"{dist_text(hm.bound_round_end_loss())} 감소, 이동 불가</p>")

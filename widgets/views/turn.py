@@ -813,8 +813,11 @@ def hm_turn(dice: Dice) -> Turn:
                 fixed = hm.pc_damage(pc["power"], plot, critical_achievement=(
                     sum(faces) + pc["might"] if h == "special" else None)).min   # the same hit without the 1D6
                 before, life = life, max(0, life - dealt)
-                text += (f" 데미지 합계 {dealt} = 무기 위력 + 자리 번호" + (" + 달성치" if h == "special" else "")
-                         + f" {fixed} + 1D6의 눈 {dealt - fixed}. 본체 【생명력】 {before} − {dealt}"
+                seat = hm.pc_damage(pc["power"], plot).min - pc["power"]
+                extra = fixed - pc["power"] - seat   # the critical hit's achievement value, else 0
+                text += (f" 데미지 합계 {dealt} = 무기 위력 {pc['power']} + 자리 번호 {seat}"
+                         + (f" + 달성치 {extra}" if h == "special" else "")
+                         + f" + 1D6의 눈 {dealt - fixed}. 본체 【생명력】 {before} − {dealt}"
                          + (f" = {life}." if before >= dealt else ", 0 아래로는 내려가지 않아 0."))
             hunt.result = text
     steps += [chase, hunt]
