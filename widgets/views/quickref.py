@@ -347,7 +347,7 @@ def hm_checks(needs: tuple[int, ...] = tuple(range(2, 14))) -> RefTable:
         odds = hm.check_odds(0, need)
         rows.append([str(need), fmt.prob(hm.success_chance(odds)),
                      fmt.prob(odds["failure"] + odds["fumble"])])
-    return RefTable("판정 (가정): 2D6 + 수정 ≥ 목표치 (필요한 주사위 합 = 목표치 − 수정)",
+    return RefTable("판정 (가정): 2D6 + 능력치 + 수정 ≥ 목표치 (필요한 주사위 합 = 목표치 − 능력치 − 수정)",
                     ["필요한 합", "성공 (스페셜 포함)", "실패 (펌블 포함)"], rows,
                     f"주사위 두 개의 눈이 {hm.SPECIAL_RAW}이면 스페셜(언제나 성공), "
                     f"{hm.FUMBLE_RAW}이면 펌블(언제나 실패)입니다. 원문에 판정 절차가 없어 이 책이 정한 가정입니다.")
@@ -365,11 +365,11 @@ def hm_damage() -> RefTable:
             ["추격 라운드", f"모든 데미지 + 1D{hm.PURSUIT_DAMAGE_DIE}", "위협이 PC에게 주는 데미지도"],
             ["정찰판정 펌블의 반격", f"1D{hm.RECON_COUNTERATTACK_DIE} + 괴물 레벨", "전투 중인 PC 모두"],
             ["위협 격파", "데미지 ≥ 【내구도】", "본체 【생명력】 − 그 위협의 【내구도】"],
-            ["비행 중인 목표", f"대공이 없는 공격의 데미지 −{hm.FLYING_DAMAGE_REDUCTION}",
+            ["비행 중인 목표", f"대공이 없는 공격에 받는 데미지 −{hm.FLYING_DAMAGE_REDUCTION}",
              "0 아래로는 안 내려감 (가정)"],
             ["포박", f"PC 판정 {fmt.signed(hm.BOUND_CHECK_MODIFIER)}, 괴물 【공격치】·【방어치】 "
                      f"{fmt.signed(hm.BOUND_THREAT_VALUE_MODIFIER)}",
-             f"라운드 종료 때 【생명력】 −1D{hm.BOUND_ROUND_END_DIE}"],
+             f"라운드 종료 때 【생명력】 −1D{hm.BOUND_ROUND_END_DIE} (위협 카드는 잃지 않음, 가정)"],
             ["잠수 중인 PC가 잠수 중이 아닌 목표를 공격", "굴리지 않고 명중시킬 수 있음 (고를 수 있음)",
              f"달성치가 필요하면 {hm.DIVING_ACHIEVEMENT}"],
             ["잠수 중인 괴물·위협의 공격", "목표 PC는 방어판정을 할 수 없음", ""]]
