@@ -214,7 +214,8 @@ def test_every_total_table_has_an_exact_column_equal_to_its_bars():
 # --- readable numbers ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("p,words", [
-    (Fraction(1381, 7776), "약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)"),
+    (Fraction(1381, 7776), "약 18% · 1381/7776 (17.76%)"),
+    (Fraction(1, 6), "약 17% · 6번 중 1번꼴 · 1/6 (16.67%)"),
     (Fraction(1, 2), "50% · 1/2 (50.00%)"),
     (Fraction(35, 36), "약 97% · 35/36 (97.22%)"),
     (Fraction(1, 10**7), "0.01% 미만 · 1/10000000"),
@@ -235,3 +236,4 @@ def test_the_rounded_percent_and_the_one_in_n_are_near_the_exact_chance():
             if said:
                 n = int(re.fullmatch(r"([\d,]+)번 중 1번꼴", said).group(1).replace(",", ""))
                 assert p <= Fraction(1, 5) and abs(Fraction(1, n) - p) <= p / 10
+                assert rounded_percent(Fraction(1, n)) == r      # the player's 1/N gives the percent shown

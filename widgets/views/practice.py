@@ -17,7 +17,7 @@ def chance(p: object) -> str:
     """A probability as a player says it first, the exact fraction beside it.
 
     >>> chance(Fraction(1381, 7776)), chance(Fraction(1, 2)), chance(Fraction(7, 12))
-    ('약 18%, 6번 중 1번꼴 (1381/7776)', '50% (1/2)', '약 58% (7/12)')
+    ('약 18% (1381/7776)', '50% (1/2)', '약 58% (7/12)')
     >>> chance(Fraction(1, 1000)), chance(Fraction(999, 1000)), chance(0), chance(1)
     ('1% 미만, 1,000번 중 1번꼴 (1/1000)', '99% 넘게 (999/1000)', '0% (0)', '100% (1)')
 

@@ -172,10 +172,13 @@ MAX_ONE_IN = 100_000
 
 def one_in(p: Fraction) -> str:
     """A chance of one in five or less as a player says it, "N번 중 1번꼴", where a whole N says it
-    to within a tenth of the chance; else "" (a likelier chance reads well enough as its percent).
+    to within a tenth of the chance and 1/N rounds to the same percent as the chance (a player
+    reading 「15% · 7번 중 1번꼴」 works out 1/7 ≈ 14%); else "" (the percent says it alone).
 
-    >>> one_in(Fraction(1381, 7776)), one_in(Fraction(1, 5)), one_in(Fraction(1, 2)), one_in(Fraction(5, 6))
+    >>> one_in(Fraction(1, 6)), one_in(Fraction(1, 5)), one_in(Fraction(1, 2)), one_in(Fraction(5, 6))
     ('6번 중 1번꼴', '5번 중 1번꼴', '', '')
+    >>> one_in(Fraction(3, 20)), one_in(Fraction(1381, 7776))   # 15% is not 1/7 (14%); 18% is not 1/6 (17%)
+    ('', '')
     >>> one_in(Fraction(1, 46656)), one_in(Fraction(1, 10**9)), one_in(Fraction(0))
     ('46,656번 중 1번꼴', '', '')
     """
@@ -183,7 +186,7 @@ def one_in(p: Fraction) -> str:
     if p <= 0 or p > Fraction(1, 5):
         return ""
     n = int(Fraction(1, p) + Fraction(1, 2))
-    if n > MAX_ONE_IN or abs(Fraction(1, n) - p) > p / 10:
+    if n > MAX_ONE_IN or abs(Fraction(1, n) - p) > p / 10 or rounded_percent(Fraction(1, n)) != rounded_percent(p):
         return ""
     return f"{n:,}번 중 1번꼴"
 
@@ -218,8 +221,8 @@ def readable(p: Fraction, markup: bool = False) -> str:
     "N번 중 1번꼴" where it fits, then the exact fraction with its percent (:func:`prob`);
     ``markup``: as html, a long fraction folded (:func:`prob_html`).
 
-    >>> readable(Fraction(1381, 7776))
-    '약 18% · 6번 중 1번꼴 · 1381/7776 (17.76%)'
+    >>> readable(Fraction(1381, 7776)), readable(Fraction(1, 6))
+    ('약 18% · 1381/7776 (17.76%)', '약 17% · 6번 중 1번꼴 · 1/6 (16.67%)')
     >>> readable(Fraction(3, 5)), readable(Fraction(1)), readable(Fraction(1, 10**6))
     ('60% · 3/5 (60.00%)', '100% · 1 (100%)', '0.01% 미만 · 1/1000000')
     >>> readable(Fraction(1, 3 ** 30), markup=True).startswith('0.01% 미만 · <details')
