@@ -1063,7 +1063,8 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
         if runs:
             first = runs[0]
             run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
-                        f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
+                        f"{'그 칸' if len(runs) == 1 else '예를 들어'} {first}까지는 {move_feet_text(opts, first)}입니다. "
+                        "그 라운드에 공격할 수 "
                         "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
         return Shown(status_html(r) + "<p>격자의 숫자와 표의 비용은 모두 이동 속도에서 빠지는 피트입니다. "
                      "원문이 걷는 거리로 적은 한도만 비용으로 바꿔 곁에 두었습니다.</p>"
