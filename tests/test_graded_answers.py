@@ -31,8 +31,9 @@ def _split(line: str) -> tuple[str, str]:
 
 
 def reading(p: Fraction) -> str:
-    """A graded line's reading: the rounded percent and the exact fraction."""
-    return f"{rounded_percent(p)} · {fmt.fraction(p)}"
+    """A graded line's reading: the rounded percent and the exact fraction (a certain or
+    impossible line: the percent alone)."""
+    return rounded_percent(p) if p in (0, 1) else f"{rounded_percent(p)} · {fmt.fraction(p)}"
 
 
 def lines_of(entry_html: str) -> dict[str, str]:
@@ -219,7 +220,8 @@ def test_every_total_table_has_an_exact_column_equal_to_its_bars():
     (Fraction(1, 2), "50% · 1/2 (50.00%)"),
     (Fraction(35, 36), "약 97% · 35/36 (97.22%)"),
     (Fraction(1, 10**7), "0.01% 미만 · 1/10000000"),
-    (Fraction(0), "0% · 0 (0%)"),
+    (Fraction(0), "0%"),
+    (Fraction(1), "100%"),
 ])
 def test_a_chance_reads_as_a_player_says_it_with_the_exact_fraction_beside_it(p, words):
     assert readable(p) == words

@@ -59,16 +59,16 @@ TRENCH_SHIELD = 1
 BLOODBATH_COST = {"normal": 6, "down": 3}
 
 #: Where ±DICE come from: key → (situation, the roll it changes, DICE, basis). Markers give that
-#: many DICE per marker spent, up to the markers the model carries. Basis "원문" is the source
+#: many DICE per marker spent, up to the markers the model carries. Basis "요약본" is the source
 #: digest; "보충" the official rules v1.x (supplementary, rules-notes).
 DICE_SOURCES: dict[str, tuple[str, str, int, str]] = {
-    "blood_action": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처의 행동", -1, "원문"),
-    "blood_injury": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처가 받는 부상 굴림", +1, "원문"),
+    "blood_action": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처의 행동", -1, "요약본"),
+    "blood_injury": ("상대가 유혈 표식을 씀 (표식 1개마다)", "그 미니어처가 받는 부상 굴림", +1, "요약본"),
     "blessing_action": ("주인이 축복 표식을 씀 (표식 1개마다)", "그 미니어처의 행동", +1,
-                        "원문 (쓰는 사람이 주인인 것은 가정)"),
+                        "요약본 (쓰는 사람이 주인인 것은 가정)"),
     "blessing_injury": ("주인이 축복 표식을 씀 (표식 1개마다)", "그 미니어처가 받는 부상 굴림", -1,
-                        "원문 (쓰는 사람이 주인인 것은 가정)"),
-    "critical": ("공격의 성공 굴림이 대성공", "그 공격의 부상 굴림", +1, "원문 (크기 1은 보충)"),
+                        "요약본 (쓰는 사람이 주인인 것은 가정)"),
+    "critical": ("공격의 성공 굴림이 대성공", "그 공격의 부상 굴림", +1, "요약본 (크기 1은 보충)"),
     "target_down": ("대상이 중상 상태", "그 대상이 받는 부상 굴림", +1, "보충"),
     "own_down": ("자신이 중상 상태", "자기 행동", -1, "보충"),
     "cover": ("대상이 엄폐", "원거리 공격", -1, "보충"),

@@ -703,7 +703,7 @@ class RearClaim:
         return (f"그러나 뒤쪽 세 칸 규칙대로 세어 보면 원문의 「셋 이상」은 어림값입니다. 대각선으로 마주 선 두 명"
                 f"(예: {pair})만으로도 어느 쪽을 보든 {self.pair_least}명이 뒤에 남고, 세 명이라도 "
                 f"{sides}에 섰다면 {escape}. 공격자 셋이 방어자 둘레 여덟 칸에 설 수 있는 {self.placements}가지 배치 "
-                f"가운데 방향을 어떻게 바꿔도 뒤를 잡히는 배치는 {self.forced}가지입니다 (위의 불일치 표).")
+                f"가운데 방향을 어떻게 바꿔도 뒤를 잡히는 배치는 {self.forced}가지입니다 (아래의 불일치 표).")
 
     def _repr_html_(self) -> str:
         return f"<p>{html.escape(self.text())}</p>"
@@ -1063,7 +1063,8 @@ def melee_widget(uid: str = "bf-melee") -> LiveWidget:
         if runs:
             first = runs[0]
             run_note = (f"<p>근접전을 떠나지 않고 달려서({OPTION_MARKS['run']}) 닿는 칸은 {len(runs)}곳입니다. "
-                        f"예를 들어 {first}까지는 {move_feet_text(opts, first)}입니다. 그 라운드에 공격할 수 "
+                        f"{'그 칸' if len(runs) == 1 else '예를 들어'} {first}까지는 {move_feet_text(opts, first)}입니다. "
+                        "그 라운드에 공격할 수 "
                         "없을 뿐, 아무 상대도 떠나지 않았으므로 분리 사격은 없습니다.</p>")
         return Shown(status_html(r) + "<p>격자의 숫자와 표의 비용은 모두 이동 속도에서 빠지는 피트입니다. "
                      "원문이 걷는 거리로 적은 한도만 비용으로 바꿔 곁에 두었습니다.</p>"

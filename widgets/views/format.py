@@ -58,10 +58,18 @@ def graded_lines(odds: dict, order, lines: dict) -> str:
     >>> odds = {"critical": Fraction(1, 12), "success": Fraction(1, 3), "failure": Fraction(7, 12)}
     >>> graded_lines(odds, ("critical", "success", "failure"), {"success": "성공 이상", "critical": "대성공"})
     '<p class="answer-total answer-graded">성공 이상 <b>약 42% · 5/12</b><br>대성공 <b>약 8% · 1/12</b></p>'
+
+    A certain (or impossible) line reads as its percent alone:
+
+    >>> graded_lines({"hit": Fraction(1), "miss": Fraction(0)}, ("hit", "miss"), {"miss": "빗나감 이상"})
+    '<p class="answer-total answer-graded">빗나감 이상 <b>100%</b></p>'
     """
     sums = or_better(odds, order)
-    shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(rounded_percent(sums[key]))} · "
-                        f"{exact_html(sums[key])}</b>" for key, words in lines.items())
+
+    def exact(p: Fraction) -> str:
+        return "" if p in (0, 1) else f" · {exact_html(p)}"
+    shown = "<br>".join(f"{html.escape(words)} <b>{html.escape(rounded_percent(sums[key]))}"
+                        f"{exact(sums[key])}</b>" for key, words in lines.items())
     return f'<p class="answer-total answer-graded">{shown}</p>'
 
 

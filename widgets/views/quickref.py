@@ -135,7 +135,7 @@ def tc_dice_sources() -> RefTable:
              ["무기 카드의 명중·부상 DICE 보정", "그 무기의 공격과 부상 굴림", "무기 카드에 적힌 값", "보충"]]
     rows.append([f"유혈낭자: 유혈 표식 {tc.BLOODBATH_COST['normal']}개(중상이면 "
                  f"{tc.BLOODBATH_COST['down']}개)를 한꺼번에 씀", "그 미니어처가 받는 부상 굴림",
-                 "남기는 주사위 +1", "원문"])
+                 "남기는 주사위 +1", "요약본"])
     for label, value in tc.ARMOUR.items():
         if value:
             rows.append([_plain(label), "그 미니어처가 받는 부상 굴림", f"합계 {fmt.signed(-value)}", "보충"])

@@ -223,13 +223,20 @@ def readable(p: Fraction, markup: bool = False) -> str:
 
     >>> readable(Fraction(1381, 7776)), readable(Fraction(1, 6))
     ('약 18% · 1381/7776 (17.76%)', '약 17% · 6번 중 1번꼴 · 1/6 (16.67%)')
-    >>> readable(Fraction(3, 5)), readable(Fraction(1)), readable(Fraction(1, 10**6))
-    ('60% · 3/5 (60.00%)', '100% · 1 (100%)', '0.01% 미만 · 1/1000000')
+    >>> readable(Fraction(3, 5)), readable(Fraction(1, 10**6))
+    ('60% · 3/5 (60.00%)', '0.01% 미만 · 1/1000000')
+
+    A certain or impossible chance reads as its percent alone, no bare 「1」 or 「0」 beside it:
+
+    >>> readable(Fraction(1)), readable(Fraction(0), markup=True)
+    ('100%', '0%')
     >>> readable(Fraction(1, 3 ** 30), markup=True).startswith('0.01% 미만 · <details')
     True
     """
     p = Fraction(p)
     first = rounded_percent(p)
+    if p in (0, 1):
+        return first
     once = p not in (0, 1) and percent(p) == first       # 「0.01% 미만」: the percent once
     if markup:
         words = [html_lib.escape(first), html_lib.escape(one_in(p)), exact_html(p) if once else prob_html(p)]
