@@ -286,7 +286,18 @@ def test_settings_and_worked_examples():
     assert "(가정)" in table._repr_html_()
     text = repr(views.worked_examples())
     assert "| 8" in text and "| −6" in text and "| 55" in text and "| 4" in text
-    assert [r[1] for r in views.outcome_legend().rows] == list(uf.OUTCOME_LABELS.values())
+    rows = views.outcome_legend().rows
+    assert [r[0] for r in rows] == [views.HIT_SHORT[k] for k in uf.OUTCOME_LABELS]
+    for (short, meaning), (key, label) in zip(rows, uf.OUTCOME_LABELS.items()):
+        assert short != meaning                   # the meaning column never just repeats the name
+        assert meaning == label or key in views._HIT_MEANING
+
+
+def test_hp_widget_uses_the_walkthroughs_labels():
+    from widgets.views import labels
+    widget = views.hp_widget()
+    text = widget.shown(**widget.defaults()).html
+    assert all(label in text for label in labels.HP_STATES.values())
 
 
 def test_notebook_shows_every_widget_once():

@@ -29,9 +29,9 @@ BF_MOVE_OPTIONS: Mapping[str, str] = MappingProxyType({
 
 #: HP states after a hit (:data:`widgets.damage.HP_STATES`).
 HP_STATES: Mapping[str, str] = MappingProxyType({
-    "standing": "깨어 있음 (HP 1 이상)",
-    "unconscious": "기절 (HP 0 이하, 사망 임계보다 위)",
-    "at_death_threshold": "기절, HP가 사망 임계 이하",
+    "standing": "깨어 있음",
+    "unconscious": "기절 (사망 임계보다 위)",
+    "at_death_threshold": "기절 (사망 임계 이하)",
 })
 
 #: Hunter's Moon check outcomes (:data:`widgets.hunters_moon.OUTCOMES`).

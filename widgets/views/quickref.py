@@ -397,7 +397,7 @@ def uf_duel_odds(skills: tuple[int, ...] = (40, 50, 60, 70, 80), hp: int = 12,
         rows.append([f"A {a}"] + cells)
     return RefTable(f"결투에서 A가 이길 확률: 무기 기능 A × B ({weapon}, 회피 50, HP {hp}, 방어구·DB 없음, "
                     "A가 먼저 공격)", ["A \\ B"] + [f"B {b}" for b in skills], rows,
-                    "각 칸은 정확한 값을 반올림한 백분율입니다. 라운드마다의 값과 규칙, 가정은 이 장의 결투 계산기에 있습니다.")
+                    "각 칸은 정확한 값을 반올림한 백분율입니다. 라운드마다의 값과 규칙, 가정은 언더페이스 전투 장의 결투 계산기에 있습니다.")
 
 
 def pf_down_odds(bonuses: tuple[int, ...] = (6, 10, 14, 18), acs: tuple[int, ...] = (14, 18, 22, 26),

@@ -334,9 +334,8 @@ def damage_widget(uid: str = "uf-damage") -> LiveWidget:
         compute, title="피해와 방어구", x_label="HP 감소량")
 
 
-#: Short table labels of the HP widget (the full ones, ``labels.HP_STATES``, stand in the text).
-HP_SHORT = {"standing": "깨어 있음", "unconscious": "기절 (사망 임계 위)",
-            "at_death_threshold": "사망 임계 이하 (기절)"}
+#: The HP widget's labels: the same words as the chapter's walkthrough (one label per outcome).
+HP_SHORT = labels.HP_STATES
 
 
 @widget_factory
@@ -531,8 +530,12 @@ ALL_WIDGETS = [turn_order_widget, movement_widget, settings_widget, hit_widget, 
                hp_widget, special_widget, range_widget, armor_widget, weeks_widget, first_aid_widget]
 
 
+#: Where the library's full label is the short name itself, the legend says what it means.
+_HIT_MEANING = {"defender_wins": "방어자가 이김 (피해 없음)"}
+
+
 def outcome_legend() -> HtmlTable:
     """The five results of the hit check: short name (widgets, tables), full meaning (library)."""
-    return HtmlTable(["줄임말", "뜻"], [[HIT_SHORT[k], label]
+    return HtmlTable(["줄임말", "뜻"], [[HIT_SHORT[k], _HIT_MEANING.get(k, label)]
                                           for k, label in uf.OUTCOME_LABELS.items()],
                      "명중 판정의 다섯 가지 결과")
