@@ -192,6 +192,28 @@ class OfflinePage:
         self.settle(uid)
         return self.page.locator(f'[data-live="{uid}"] .live-out .bk-clearfix').inner_text()
 
+    def opened_text(self, uid: str) -> str:
+        """The text of a widget's output once the reader has tapped every 「정확한 값 보기」 in it
+        (each long exact fraction folded behind one), each opened fraction read with the
+        percent before it as ``fraction (percent)`` (:func:`widget_checks.opened`), as
+        :func:`widgets.views.format.prob` writes a short one."""
+        import html
+        import re
+
+        from widget_checks import opened
+        self.settle(uid)
+        out = self.page.locator(f'[data-live="{uid}"] .live-out .bk-clearfix')
+        # one tap at a time (a layout the screen does not show is skipped): the list of closed
+        # ones changes with each tap
+        closed = out.locator("details.ex:not([open]) > summary").locator("visible=true")
+        for _ in range(500):
+            if closed.count() == 0:
+                break
+            closed.first.click()
+        assert closed.count() == 0
+        markup = re.sub(r"<br\s*/?>|</(p|tr|li|div|h\d)>", "\n", opened(out.inner_html()))
+        return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
     def bar_labels(self, uid: str) -> list[str]:
         """Hover labels (exact probabilities) of a widget's plotted bars."""
         self.settle(uid)

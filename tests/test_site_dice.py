@@ -15,6 +15,7 @@ from test_site_engine import wait_engine
 from widgets import notation
 from widgets.dice import OpenDist
 from widgets.views import dice_calc
+from widgets.views import format as fmt
 
 PAGE = "book/dice.html"
 UID = "dice-calc"
@@ -38,23 +39,24 @@ def _labels(roll: str) -> list[str] | None:
 
 
 def _marks(roll: str) -> list[str]:
-    """Words the answer must show for this kind of command."""
+    """Words the answer must show for this kind of command, its chances as a reader reads them
+    once every 「정확한 값 보기」 is open (``fraction (percent)``, :meth:`OfflinePage.opened_text`)."""
     command = notation.parse(roll)
     dist = None if isinstance(command, notation.ChoiceRoll) else command.dist() \
         if not (isinstance(command, notation.CountRoll) and command.comparison is None) else None
     marks = [str(command)]
     if isinstance(dist, OpenDist):
         unit = "개" if isinstance(command, (notation.RerollRoll, notation.UpperRoll, notation.CountRoll)) else ""
-        marks += [f"{dist.cut}{unit} 이상 나머지", dice_calc._prob_text(dist.rest_probability())]
+        marks += [f"{dist.cut}{unit} 이상 나머지", fmt.prob(dist.rest_probability())]
     if isinstance(command, (notation.CountRoll, notation.RerollRoll, notation.UpperRoll)) and \
             command.comparison is not None:
         marks.append("k개 이상")
     if isinstance(command, notation.CthulhuRoll) and command.target is not None:
-        marks += ["대성공", dice_calc._prob_text(command.levels()["critical"]), "BCDice"]
+        marks += ["대성공", fmt.prob(command.levels()["critical"]), "BCDice"]
     if isinstance(command, notation.Roll) and command.comparison is not None:
-        marks.append(dice_calc._prob_text(command.odds()["success"]))
+        marks.append(fmt.prob(command.odds()["success"]))
     if isinstance(command, notation.ChoiceRoll):
-        marks += [dice_calc._prob_text(p) for p in command.chances().values()]
+        marks += [fmt.prob(p) for p in command.chances().values()]
     return marks
 
 
@@ -70,7 +72,7 @@ def test_typed_rolls_are_answered_exactly_by_the_library(reader):
     for typed in TYPED:
         assert reader.type_text(UID, "expr", typed) == "live:answer", typed
         assert reader.bar_labels(UID) == _labels(typed), typed
-        shown = html.unescape(reader.visible_text(UID))
+        shown = reader.opened_text(UID)                      # long fractions opened, as a reader taps them
         for mark in _marks(typed):
             assert mark in shown, (typed, mark)
     before = reader.bar_labels(UID)
